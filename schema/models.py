@@ -1,0 +1,143 @@
+"""Typed records that flow between parsers, the warehouse and the router.
+
+Parsers produce a :class:`ParsedDocument` (document identity, pages, raw facts); the warehouse turns
+facts into :class:`FinancialMetric` rows through ``mappings``. Money values are ``Decimal`` in base
+units (yuan, HK$, US$; never thousands) from the moment a parser emits them.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from decimal import Decimal
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+Market = Literal["US", "A", "HK"]
+FiscalPeriod = Literal["FY", "Q1", "Q2", "Q3", "Q4", "H1", "9M"]
+Standard = Literal["US_GAAP", "IFRS", "HKFRS", "CAS"]
+SourceKind = Literal["own_report", "comparative"]
+# Which statement a printed (PDF) fact was read from. XBRL facts leave it None.
+Statement = Literal["key_figures", "balance", "income", "cashflow", "other"]
+
+
+class _Model(BaseModel):
+    model_config = ConfigDict(frozen=False, extra="forbid")
+
+
+class Company(_Model):
+    company_id: str  # stable slug, e.g. "apple", "wuxi_apptec"
+    name_en: str | None = None
+    name_zh: str | None = None
+    cik: str | None = None
+    aliases: list[str] = Field(default_factory=list)
+
+
+class Security(_Model):
+    stock_code: str  # AAPL, 600080, 2359.HK
+    company_id: str
+    market: Market
+    listing: Literal["A", "H", "ADR", "US"]
+    exchange: str | None = None
+
+
+class Page(_Model):
+    page: int  # 1-based physical page number, blank pages included
+    text: str  # whitespace folded
+    ocr: bool = False  # text came from OCR, not the text layer
+
+
+class Fact(_Model):
+    """One raw fact with its source, as read from the filing (nothing mapped or dropped)."""
+
+    concept: str | None = None  # XBRL qname ("us-gaap:Revenues"); None for printed PDF rows
+    label: str | None = None  # label linkbase / printed row label ("减：营业成本", "Total net sales")
+    value: Decimal | None = None  # numeric value in base units (scale already applied)
+    value_text: str | None = None  # the text as printed / the fact's text value
+    unit: str | None = None  # ISO currency ("USD", "CNY"), "shares", "USD/shares", "pure"
+    decimals: int | None = None  # XBRL decimals attribute
+    scale: int | None = None  # power of ten applied to the printed number (3 for '000, 4 for 万元)
+    original_unit: str | None = None  # as printed: "万元", "HK$'000", "millions"
+    period_start: dt.date | None = None  # None for instants
+    period_end: dt.date | None = None  # the instant date for instants
+    period_type: Literal["duration", "instant"] | None = None
+    dimensions: dict[str, str] = Field(default_factory=dict)  # axis -> member
+    statement: Statement | None = None
+    consolidated: bool = True  # False for parent-only (母公司) statements
+    page: int | None = None  # 1-based physical page for PDF facts
+    locator: str | None = None  # XBRL fact id / "p12 r5 c3" for PDF facts
+    column: str | None = None  # printed column header the value sat under ("本期发生额", "2024")
+
+
+class DocumentInfo(_Model):
+    """What recognition found out about a document (content first, file name second)."""
+
+    document_id: str = ""  # sha256 of the file bytes; the warehouse fills it in
+    file_name: str = ""
+    market: Market | None = None
+    company_name: str | None = None
+    company_id: str | None = None  # resolved against mappings' company master when known
+    stock_code: str | None = None  # primary listing of this report
+    other_codes: list[str] = Field(default_factory=list)  # other listings printed in the report
+    cik: str | None = None
+    form: str | None = None  # 10-K, 10-Q, 20-F, 8-K, annual, interim, q1, q3, summary,
+    # results_announcement, mda_extract, fund_fs, transcript, earnings_release
+    fiscal_year: int | None = None  # year in which the fiscal year ends
+    fiscal_period: FiscalPeriod | None = None
+    period_end: dt.date | None = None
+    fiscal_year_end_month: int | None = None  # 12 for A-shares; 9 for Apple; 1 for Nvidia / Walmart
+    language: str | None = None  # en, zh-Hans, zh-Hant, en+zh-Hant
+    currency: str | None = None  # ISO 4217
+    accounting_standard: Standard | None = None
+    pages: int | None = None
+    company_metrics: bool = True  # False for ETF fund statements / MD&A extracts: pages only
+
+
+class ParsedDocument(_Model):
+    info: DocumentInfo
+    pages: list[Page] = Field(default_factory=list)
+    facts: list[Fact] = Field(default_factory=list)
+    parser: str  # parser module name and version, e.g. "us_xbrl/1"
+    warnings: list[str] = Field(default_factory=list)
+
+
+class FinancialMetric(_Model):
+    company_id: str | None
+    stock_code: str
+    market: Market
+    fiscal_year: int
+    fiscal_period: FiscalPeriod
+    period_end: dt.date
+    report_type: str
+    metric_name: str
+    metric_value: Decimal
+    currency: str | None
+    accounting_standard: Standard | None
+    original_label: str | None
+    original_unit: str | None
+    document_id: str
+    page: str | None  # physical page number or XBRL locator
+    source_kind: SourceKind
+    restated: bool = False
+
+
+class Citation(_Model):
+    document_id: str
+    doc_name: str
+    page: int | None = None
+    section: str | None = None
+    char_start: int | None = None
+    char_end: int | None = None
+
+
+def as_jsonable(value: Any) -> Any:
+    """Decimals as exact strings, dates as ISO: for ``--json`` output."""
+    if isinstance(value, Decimal):
+        return format(value, "f")
+    if isinstance(value, (dt.date, dt.datetime)):
+        return value.isoformat()
+    if isinstance(value, dict):
+        return {k: as_jsonable(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [as_jsonable(v) for v in value]
+    return value
