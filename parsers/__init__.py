@@ -1,0 +1,51 @@
+"""Parsers: file bytes in, ParsedDocument out. No parser touches a store.
+
+``detect`` says which parser claims a file (None: not a filing we read); ``parse`` runs it.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from schema.errors import ParseError
+from schema.models import ParsedDocument
+
+_HEAD = 65536
+
+
+def detect(path: str | Path) -> str | None:
+    """'xbrl', 'pdf' or None, from the file's first bytes (never from its name alone)."""
+    path = Path(path)
+    try:
+        with path.open("rb") as fh:
+            head = fh.read(_HEAD)
+    except OSError:
+        return None
+    if head.startswith(b"%PDF-"):
+        return "pdf"
+    if path.suffix.lower() in {".htm", ".html", ".xhtml", ".xml"}:
+        from parsers import us_xbrl
+
+        if us_xbrl.is_xbrl(path):
+            return "xbrl"
+    return None
+
+
+def parse(path: str | Path) -> ParsedDocument:
+    path = Path(path)
+    if not path.exists():
+        raise ParseError(str(path), "file does not exist")
+    if path.is_dir():
+        raise ParseError(str(path), "is a folder, not a file")
+    if path.stat().st_size == 0:
+        raise ParseError(str(path), "file is empty")
+    kind = detect(path)
+    if kind == "xbrl":
+        from parsers import us_xbrl
+
+        return us_xbrl.parse(path)
+    if kind == "pdf":
+        from parsers import pdf_report
+
+        return pdf_report.parse(path)
+    raise ParseError(str(path), "not a filing this tool reads (expected an iXBRL/XBRL filing or a PDF report)")

@@ -1,22 +1,64 @@
 """Page-level PDF text: every physical page, blank ones included, is a citable source.
 
-Text is rebuilt from the text layer's positioned runs: runs on one baseline become one line, so a
-statement row ("营业收入 七、61 123,456.78 100,000.00") stays one line and its cells stay apart.
-``page_rows`` gives the same lines as cells with x positions for table parsers.
+Text is rebuilt from the text layer's positioned characters (pdfium loose char boxes): characters on
+one baseline become one row, so a statement row ("营业收入 七、61 123,456.78 100,000.00") stays ONE
+line with the label first and the numbers after it, and its cells stay apart. ``page_rows`` gives
+the same rows as cells with x positions for table parsers.
+
+Page text rules (``Page.text``):
+
+* rows top to bottom joined with ``"\\n"``; cells of a row left to right joined with one space;
+  whitespace folded (no empty lines, no double spaces). A page without text gives ``""``.
+* Word spaces: a real space character of the text layer (or a space pdfium generates between two
+  runs) becomes a space, as does a visible gap wider than ~0.2 of the line height. A gap wider than
+  ~0.9 line height starts a new cell.
+* CJK: no space is ever put between two CJK characters, so letter-spaced CJK ("香 港 交 易",
+  whether typed with spaces or placed with wide gaps) is joined ("香港交易"); nor between a digit and
+  年/月/日 ("2024 年 12 月 31 日" -> "2024年12月31日"), so dates read the same in every file.
+* Glyphs without a Unicode mapping (private use area U+E000-U+F8FF, U+FFFD): the Wingdings check
+  mark SZSE files use for a ticked box (U+F052, also U+F0FE) becomes "☑"; any other such glyph
+  becomes the bullet "•" at the start of a word and is dropped inside a word. No PUA code point
+  is left in page text.
+* Two-column bilingual prose (HK reports: English left, Traditional Chinese right, sharing rows):
+  when a page clearly is such prose (a vertical gutter no row crosses, Latin text on the left, CJK
+  text on the right, and few numeric cells, i.e. not a table) the page text is the whole left
+  column followed by the whole right column, so sentences of one language stay together for search.
+  Tables (bilingual statements included) are never split: they keep one line per table row.
+  ``page_rows`` itself never splits.
+* Size cap: a page's text is cut at the last line break at or before ``MAX_PAGE_CHARS`` (20,000)
+  characters (at the cap itself if there is no line break); a note goes to ``warnings``. Real report
+  pages are 1-6k characters; the cap only catches pathological text layers (e.g. hidden text dumps).
+* Running headers/footers stay in the page text (the page must stay faithful);
+  :func:`repeated_lines` finds them so that downstream consumers can skip them.
+* Pages without a text layer (or with almost no characters while showing images) are OCR'd
+  (``parsers.ocr``) and get ``Page.ocr=True``.
+
+Errors: an empty file, a non-PDF, a truncated or corrupt PDF and a password-protected PDF raise
+``schema.errors.ParseError`` with one reason, and no pages are returned. A PDF encrypted with an
+empty user password (permission flags only) opens and parses normally.
 """
 
 from __future__ import annotations
 
+import ctypes
 import re
+from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import pypdfium2 as pdfium
+import pypdfium2.raw as pdfium_c
 
 from schema.errors import ParseError
 from schema.models import Page
 
+MAX_PAGE_CHARS = 20_000
+# A page with fewer text-layer characters than this that shows an image is treated as scanned.
+OCR_MIN_CHARS = 20
+
 _SPACES = re.compile(r"[ \t\u3000\xa0]+")
+_CHECKED = {0xF052: "☑", 0xF0FE: "☑"}
+_NUMERIC = re.compile(r"^[(\-–]?[\d,.]+%?\)?$")
 
 
 @dataclass
@@ -28,7 +70,7 @@ class Cell:
 
 @dataclass
 class Row:
-    y: float  # baseline-ish (PDF user space, larger is higher on the page)
+    y: float  # middle of the row (PDF user space, larger is higher on the page)
     height: float
     cells: list[Cell] = field(default_factory=list)
 
@@ -42,47 +84,8 @@ def fold(text: str) -> str:
     return "\n".join(line for line in lines if line)
 
 
-def page_rows(page: pdfium.PdfPage) -> list[Row]:
-    """Characters grouped into rows (top to bottom) and cells (left to right).
-
-    Uses each character's loose box (font ascent to descent), so commas and digits of one number
-    share a row. A gap under about one character height joins characters into one cell (with a
-    space when the gap is visible and the text is not CJK); a wider gap starts a new cell."""
-    tp = page.get_textpage()
-    try:
-        chars = []
-        for i in range(tp.count_chars()):
-            ch = tp.get_text_range(i, 1)
-            if not ch or ch.isspace() or ch in "\ufffe\x00":
-                continue
-            left, bottom, right, top = tp.get_charbox(i, loose=True)
-            if top - bottom <= 0:
-                continue
-            chars.append((left, bottom, right, top, ch))
-    finally:
-        tp.close()
-    chars.sort(key=lambda c: -(c[1] + c[3]) / 2)
-    rows: list[Row] = []
-    for left, bottom, right, top, ch in chars:
-        mid, height = (bottom + top) / 2, top - bottom
-        row = rows[-1] if rows else None
-        if row is None or abs(row.y - mid) > min(row.height, height) * 0.4:
-            row = Row(y=mid, height=height)
-            rows.append(row)
-        row.cells.append(Cell(ch, left, right))
-    for row in rows:
-        row.cells.sort(key=lambda c: c.x0)
-        merged: list[Cell] = []
-        for cell in row.cells:
-            gap = cell.x0 - merged[-1].x1 if merged else None
-            if gap is not None and gap < row.height * 0.9:
-                prev = merged[-1]
-                sep = " " if gap > row.height * 0.2 and not _cjk_join(prev.text, cell.text) else ""
-                prev.text, prev.x1 = prev.text + sep + cell.text, max(prev.x1, cell.x1)
-            else:
-                merged.append(Cell(cell.text, cell.x0, cell.x1))
-        row.cells = merged
-    return rows
+def _is_cjk(ch: str) -> bool:
+    return "\u3000" <= ch <= "\u9fff" or "\uff00" <= ch <= "\uffef" or "\uf900" <= ch <= "\ufaff"
 
 
 def _cjk_join(a: str, b: str) -> bool:
@@ -90,21 +93,307 @@ def _cjk_join(a: str, b: str) -> bool:
     return bool(a and b) and _is_cjk(a[-1]) and _is_cjk(b[0])
 
 
-def _is_cjk(ch: str) -> bool:
-    return "\u3000" <= ch <= "\u9fff" or "\uff00" <= ch <= "\uffef"
+def _date_join(a: str, b: str) -> bool:
+    """'2024 年 12 月 31 日' -> '2024年12月31日': no space between a digit and 年/月/日 (either side)."""
+    a = a.rstrip()
+    return bool(a) and ((a[-1].isdigit() and b in "年月日") or (a[-1] in "年月" and b.isdigit()))
+
+
+def _is_pua(code: int) -> bool:
+    return 0xE000 <= code <= 0xF8FF or code == 0xFFFD
+
+
+def _chars(page: pdfium.PdfPage) -> list[tuple[float, float, float, float, str, bool]]:
+    """(left, bottom, right, top, char, space_before) for every visible character."""
+    tp = page.get_textpage()
+    out = []
+    try:
+        n = pdfium_c.FPDFText_CountChars(tp)
+        rect = pdfium_c.FS_RECTF()
+        space = True
+        for i in range(n):
+            code = pdfium_c.FPDFText_GetUnicode(tp, i)
+            if code in (0x20, 0x0D, 0x0A, 0x09, 0xA0, 0x3000) or code == 0:
+                space = True
+                continue
+            if code in (0xFFFE, 0xFEFF) or code < 0x20:
+                continue
+            if 0xD800 <= code <= 0xDFFF:  # surrogate halves: keep the pair as one character
+                if code >= 0xDC00:
+                    continue
+                low = pdfium_c.FPDFText_GetUnicode(tp, i + 1) if i + 1 < n else 0
+                ch = chr(0x10000 + ((code - 0xD800) << 10) + (low - 0xDC00)) if 0xDC00 <= low <= 0xDFFF else ""
+                if not ch:
+                    continue
+            elif _is_pua(code):
+                ch = _CHECKED.get(code) or ("•" if space else "")
+                if not ch:
+                    continue
+            else:
+                ch = chr(code)
+                if ch.isspace():
+                    space = True
+                    continue
+            if not pdfium_c.FPDFText_GetLooseCharBox(tp, i, ctypes.byref(rect)):
+                continue
+            if rect.top - rect.bottom <= 0:
+                continue
+            out.append((rect.left, rect.bottom, rect.right, rect.top, ch, space))
+            space = False
+    finally:
+        tp.close()
+    return out
+
+
+def page_rows(page: pdfium.PdfPage) -> list[Row]:
+    """Characters grouped into rows (top to bottom) and cells (left to right).
+
+    Uses each character's loose box (font ascent to descent), so commas and digits of one number
+    share a row. A gap under about one character height joins characters into one cell (with a
+    space when the text layer has a space there or the gap is visible, never between two CJK
+    characters); a wider gap starts a new cell. Runs of three or more one-character CJK cells
+    (letter-spaced headings) are joined into one cell."""
+    chars = _chars(page)
+    chars.sort(key=lambda c: -(c[1] + c[3]) / 2)
+    rows: list[Row] = []
+    members: list[list] = []
+    for left, bottom, right, top, ch, sp in chars:
+        mid, height = (bottom + top) / 2, top - bottom
+        row = rows[-1] if rows else None
+        if row is None or abs(row.y - mid) > min(row.height, height) * 0.4:
+            row = Row(y=mid, height=height)
+            rows.append(row)
+            members.append([])
+        members[-1].append((left, right, ch, sp))
+    for row, chs in zip(rows, members):
+        chs.sort(key=lambda c: c[0])
+        merged: list[Cell] = []
+        for left, right, ch, sp in chs:
+            prev = merged[-1] if merged else None
+            gap = left - prev.x1 if prev is not None else None
+            if prev is not None and gap < row.height * 0.9:
+                sep = " " if (sp or gap > row.height * 0.2) and not _cjk_join(prev.text, ch) else ""
+                if sep and gap < row.height * 0.6 and _date_join(prev.text, ch):
+                    sep = ""
+                prev.text, prev.x1 = prev.text + sep + ch, max(prev.x1, right)
+            else:
+                merged.append(Cell(ch, left, right))
+        row.cells = _join_spaced_cjk(merged, row.height)
+        for cell in row.cells:
+            cell.text = _SPACES.sub(" ", cell.text).strip()
+        row.cells = [c for c in row.cells if c.text]
+    return [r for r in rows if r.cells]
+
+
+def _join_spaced_cjk(cells: list[Cell], height: float) -> list[Cell]:
+    out: list[Cell] = []
+    i = 0
+    while i < len(cells):
+        j = i
+        while (
+            j + 1 < len(cells)
+            and len(cells[j].text) == 1
+            and len(cells[j + 1].text) == 1
+            and _is_cjk(cells[j].text)
+            and _is_cjk(cells[j + 1].text)
+            and cells[j + 1].x0 - cells[j].x1 < height * 3
+        ):
+            j += 1
+        if j - i >= 2:
+            out.append(Cell("".join(c.text for c in cells[i : j + 1]), cells[i].x0, cells[j].x1))
+        else:
+            out.extend(cells[i : j + 1])
+        i = j + 1
+    return out
+
+
+def _latin_cjk(text: str) -> tuple[int, int]:
+    latin = sum(1 for ch in text if ch.isascii() and ch.isalpha())
+    cjk = sum(1 for ch in text if _is_cjk(ch))
+    return latin, cjk
+
+
+def split_bilingual_columns(rows: list[Row], width: float) -> list[list[Row]] | None:
+    """[left rows, right rows] when the page is two-column bilingual prose (Latin left, CJK right),
+    else None. Conservative: a gutter in the middle third that (almost) no row crosses, at least
+    8 rows with text on both sides, Latin-dominant left, CJK-dominant right, few numeric cells."""
+    if len(rows) < 8 or width <= 0:
+        return None
+    cells = [c for r in rows for c in r.cells]
+    if sum(1 for c in cells if _NUMERIC.match(c.text)) > 0.1 * len(cells):
+        return None
+    step = 2.0
+    nbins = int(width / step) + 1
+    cover = [0] * nbins
+    for r in rows:
+        for c in r.cells:
+            for b in range(max(0, int(c.x0 / step)), min(nbins, int(c.x1 / step) + 1)):
+                cover[b] += 1
+    lo, hi = int(width * 0.3 / step), int(width * 0.7 / step)
+    best = min(range(lo, hi), key=lambda b: (cover[b], abs(b - nbins // 2)))
+    if cover[best] > max(1, len(rows) * 0.03):
+        return None
+    x = best * step
+    left, right, both = [], [], 0
+    for r in rows:
+        lc = [c for c in r.cells if c.x1 <= x + step]
+        rc = [c for c in r.cells if c.x1 > x + step]
+        if lc and rc:
+            both += 1
+        if lc:
+            left.append(Row(r.y, r.height, lc))
+        if rc:
+            right.append(Row(r.y, r.height, rc))
+    if both < 8 or both < 0.4 * len(rows):
+        return None
+    l_lat, l_cjk = _latin_cjk(" ".join(r.text for r in left))
+    r_lat, r_cjk = _latin_cjk(" ".join(r.text for r in right))
+    if l_lat < 3 * l_cjk or r_cjk < 2 * r_lat or l_lat < 200 or r_cjk < 100:
+        return None
+    return [left, right]
+
+
+def page_text(rows: list[Row], width: float = 0.0) -> str:
+    """Rows as page text (see the module docstring), bilingual prose columns split."""
+    columns = split_bilingual_columns(rows, width) or [rows]
+    return "\n".join(r.text for col in columns for r in col)
+
+
+def cap_text(text: str, limit: int = MAX_PAGE_CHARS) -> tuple[str, bool]:
+    """Cut at the last line break at or before ``limit`` (at ``limit`` if none); (text, was_cut)."""
+    if len(text) <= limit:
+        return text, False
+    cut = text.rfind("\n", 0, limit + 1)
+    return text[: cut if cut > 0 else limit].rstrip(), True
+
+
+def check_pdf_file(path: str | Path) -> None:
+    """Cheap checks before pdfium sees the file: exists, not empty, %PDF- header, %%EOF tail."""
+    p = Path(path)
+    if not p.is_file():
+        raise ParseError(str(p), "file not found")
+    size = p.stat().st_size
+    if size == 0:
+        raise ParseError(str(p), "empty file (0 bytes)")
+    with open(p, "rb") as fh:
+        head = fh.read(1024)
+        fh.seek(max(0, size - 2048))
+        tail = fh.read()
+    if b"%PDF-" not in head:
+        raise ParseError(str(p), "not a PDF (no %PDF- header)")
+    if b"%%EOF" not in tail:
+        raise ParseError(str(p), "truncated PDF (no %%EOF marker at the end of the file)")
 
 
 def open_pdf(path: str | Path) -> pdfium.PdfDocument:
     path = Path(path)
+    check_pdf_file(path)
     try:
-        return pdfium.PdfDocument(str(path))
+        pdf = pdfium.PdfDocument(str(path))
     except pdfium.PdfiumError as exc:
-        raise ParseError(str(path), f"not a readable PDF ({exc})") from None
+        code = getattr(exc, "err_code", None)
+        if code == pdfium_c.FPDF_ERR_PASSWORD or "password" in str(exc).lower():
+            raise ParseError(str(path), "password-protected PDF (a user password is required to open it)") from None
+        if code == pdfium_c.FPDF_ERR_SECURITY:
+            raise ParseError(str(path), "unsupported PDF security handler") from None
+        raise ParseError(str(path), f"corrupt PDF ({exc})") from None
+    if len(pdf) == 0:
+        pdf.close()
+        raise ParseError(str(path), "corrupt PDF (no pages)")
+    return pdf
 
 
-def read_pages(path: str | Path) -> list[Page]:
+def _has_image(page: pdfium.PdfPage) -> bool:
+    for _ in page.get_objects(filter=[pdfium_c.FPDF_PAGEOBJ_IMAGE], max_depth=2):
+        return True
+    return False
+
+
+def read_pages(
+    path: str | Path,
+    *,
+    ocr: bool | str = "auto",
+    engine=None,
+    max_chars: int = MAX_PAGE_CHARS,
+    warnings: list[str] | None = None,
+) -> list[Page]:
+    """Every physical page (1-based, blank pages included) with its text.
+
+    ``ocr="auto"`` OCRs pages with fewer than ``OCR_MIN_CHARS`` text-layer characters that show an
+    image; ``ocr=False`` never OCRs; ``ocr=True`` OCRs every page. ``engine`` is an
+    ``parsers.ocr.OcrEngine`` (default: rapidocr, created on first need). Notes about capped pages
+    or failed OCR are appended to ``warnings`` when given."""
     pdf = open_pdf(path)
+    pages: list[Page] = []
     try:
-        return [Page(page=i + 1, text="\n".join(r.text for r in page_rows(pdf[i]))) for i in range(len(pdf))]
+        for i in range(len(pdf)):
+            try:
+                page = pdf[i]
+            except pdfium.PdfiumError as exc:
+                raise ParseError(str(path), f"corrupt PDF (page {i + 1} cannot be read: {exc})") from None
+            try:
+                rows = page_rows(page)
+                text = page_text(rows, page.get_width())
+                is_ocr = False
+                nchars = sum(len(r.text) for r in rows)
+                if ocr is True or (ocr == "auto" and nchars < OCR_MIN_CHARS and _has_image(page)):
+                    from parsers import ocr as ocr_mod
+
+                    try:
+                        ocr_text = ocr_mod.ocr_page(page, engine=engine)
+                    except ocr_mod.OcrUnavailable as exc:
+                        if warnings is not None:
+                            warnings.append(f"page {i + 1}: no text layer and OCR unavailable ({exc})")
+                        ocr_text = None
+                    if ocr_text is not None and (ocr is True or len(ocr_text) > len(text)):
+                        text, is_ocr = ocr_text, True
+                text, cut = cap_text(fold(text), max_chars)
+                if cut and warnings is not None:
+                    warnings.append(f"page {i + 1}: text cut to {len(text)} of more than {max_chars} characters")
+                pages.append(Page(page=i + 1, text=text, ocr=is_ocr))
+            finally:
+                page.close()
     finally:
         pdf.close()
+    return pages
+
+
+_DIGITS = re.compile(r"\d+")
+
+
+def _pattern(line: str) -> str:
+    return _DIGITS.sub("#", line.strip())
+
+
+def repeated_lines(pages: list[Page], edge: int = 3, min_share: float = 0.3, min_pages: int = 3) -> set[str]:
+    """Running headers / footers: the exact lines (as they appear in ``Page.text``) found among the
+    first or last ``edge`` lines of a page whose pattern (digit runs replaced by '#', so page numbers
+    and years vary) recurs at a page edge on at least ``min_share`` of the pages (and at least
+    ``min_pages`` pages). Bare page numbers ("63", "- 12 -") at page edges are included.
+    Only edge occurrences are returned; use :func:`strip_repeated` to drop them from a page's text."""
+    pattern_pages: Counter[str] = Counter()
+    edge_lines: list[list[str]] = []
+    for p in pages:
+        lines = p.text.split("\n") if p.text else []
+        ends = lines[:edge] + lines[-edge:] if len(lines) > 2 * edge else lines
+        edge_lines.append(ends)
+        for pat in {_pattern(x) for x in ends}:
+            pattern_pages[pat] += 1
+    need = max(min_pages, int(min_share * len(pages) + 0.999))
+    frequent = {pat for pat, n in pattern_pages.items() if n >= need and pat}
+    page_number = re.compile(r"^[-–—\s]*(#|第#页|第 # 页|#/#|# / #)[-–—\s]*$")
+    out: set[str] = set()
+    for ends in edge_lines:
+        for x in ends:
+            pat = _pattern(x)
+            if pat in frequent or (page_number.match(pat) and len(pages) >= min_pages):
+                out.add(x)
+    return out
+
+
+def strip_repeated(text: str, repeated: set[str], edge: int = 3) -> str:
+    """``text`` without the repeated header/footer lines found among its first/last ``edge`` lines."""
+    lines = text.split("\n")
+    n = len(lines)
+    keep = [x for i, x in enumerate(lines) if not (x in repeated and (i < edge or i >= n - edge))]
+    return "\n".join(keep)

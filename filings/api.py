@@ -1,0 +1,93 @@
+"""``Filings``: the Python facade analysts use in notebooks.
+
+    from filings import Filings
+    f = Filings()                       # warehouse in $FILINGS_HOME or ./.filings
+    f.ingest("../shared/corpus/us/ixbrl")
+    f.metrics("AAPL", years=(2022, 2024), metrics=["revenue", "net_income_parent"])
+    f.sql("SELECT * FROM financial_metrics WHERE metric_name = 'revenue'")
+
+Frames keep exact values: ``value`` columns hold ``decimal.Decimal`` (object dtype), never float.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+import pandas as pd
+
+from schema.errors import FilingsError
+from warehouse import ingest as ingest_mod
+from warehouse import lookup, sql as sql_mod, store
+
+
+class Filings:
+    def __init__(self, home: str | Path | None = None):
+        self.home = store.home_dir(home)
+        self._con = None
+
+    # connections -------------------------------------------------------------------------------
+    @property
+    def con(self):
+        if self._con is None:
+            self._con = store.connect(self.home)
+        return self._con
+
+    def close(self) -> None:
+        if self._con is not None:
+            self._con.close()
+            self._con = None
+
+    def __enter__(self) -> Filings:
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+    # writing ------------------------------------------------------------------------------------
+    def ingest(self, *paths: str | Path, on_progress: Callable | None = None,
+               on_total: Callable[[int], None] | None = None) -> ingest_mod.IngestReport:
+        return ingest_mod.ingest(self.con, paths, on_progress=on_progress, on_total=on_total)
+
+    # reading ------------------------------------------------------------------------------------
+    def sql(self, query: str) -> pd.DataFrame:
+        """A read-only SELECT over the warehouse tables as a DataFrame (DECIMAL stays Decimal)."""
+        cols, rows = sql_mod.run(self.con, query)
+        return pd.DataFrame.from_records(rows, columns=cols)
+
+    def companies(self, market: str | None = None) -> pd.DataFrame:
+        return pd.DataFrame(lookup.company_rows(self.con, market))
+
+    def company_id(self, company: str) -> str:
+        company_id = lookup.resolve_company(self.con, company)
+        if company_id is None:
+            raise FilingsError(f"unknown company {company!r}: try a ticker (AAPL), a code (600080, 0700.HK) or "
+                               "a name listed by `filings companies`")
+        return company_id
+
+    def metrics(self, company: str, years: tuple[int, int] | int | None = None,
+                metrics: list[str] | str | None = None, periods: list[str] | str | None = None) -> pd.DataFrame:
+        """Tidy rows: one per listing, fiscal year, fiscal period and metric, with currency, standard and source."""
+        if isinstance(years, int):
+            years = (years, years)
+        if isinstance(metrics, str):
+            metrics = [m.strip() for m in metrics.split(",") if m.strip()]
+        if isinstance(periods, str):
+            periods = [p.strip().upper() for p in periods.split(",") if p.strip()]
+        ids, unknown = lookup.resolve_metrics(metrics or [])
+        if unknown:
+            raise FilingsError(f"unknown metric(s) {', '.join(unknown)}: see mappings/metrics.yaml for the ids")
+        rows = lookup.metric_rows(self.con, self.company_id(company), *(years or (None, None)), ids, periods)
+        return pd.DataFrame(rows)
+
+    def compare(self, companies: list[str], metric: str, years: tuple[int, int] | None = None,
+                period: str = "FY") -> pd.DataFrame:
+        """One metric across companies: a wide frame (company x fiscal year) of exact values, plus currency."""
+        frames = [self.metrics(c, years=years, metrics=[metric], periods=[period]) for c in companies]
+        frames = [f for f in frames if not f.empty]
+        if not frames:
+            return pd.DataFrame()
+        tidy = pd.concat(frames, ignore_index=True)
+        wide = tidy.pivot_table(index=["company_id", "stock_code", "currency", "accounting_standard"],
+                                columns="fiscal_year", values="value", aggfunc="first")
+        return wide.reset_index()

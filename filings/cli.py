@@ -1,0 +1,197 @@
+"""The ``filings`` command line (DESIGN.md section 4)."""
+
+from __future__ import annotations
+
+import json
+import sys
+from decimal import Decimal
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.table import Table
+
+from filings.api import Filings
+from schema.errors import FilingsError
+from schema.models import as_jsonable
+from warehouse import lookup, sql as sql_mod, store
+
+app = typer.Typer(add_completion=False, no_args_is_help=True,
+                  help="Offline multi-market filings warehouse: ingest filings, look up exact metrics, query SQL.")
+out = Console()
+err = Console(stderr=True)
+
+HomeOpt = Annotated[Path | None, typer.Option("--home", help="Warehouse folder (default $FILINGS_HOME or ./.filings)")]
+JsonOpt = Annotated[bool, typer.Option("--json", help="Print JSON for machines")]
+SCALES = {"units": 0, "thousands": 3, "millions": 6, "billions": 9}
+
+
+def _fail(message: str, code: int = 2) -> None:
+    err.print(f"[red]error:[/red] {message}")
+    raise typer.Exit(code)
+
+
+def _print_json(data) -> None:
+    sys.stdout.write(json.dumps(as_jsonable(data), ensure_ascii=False, indent=2) + "\n")
+
+
+@app.command()
+def ingest(paths: Annotated[list[Path], typer.Argument(help="Files or folders, any market")],
+           home: HomeOpt = None, as_json: JsonOpt = False) -> None:
+    """Ingest filings (idempotent: documents are keyed by content). Exit status 1 if any document failed."""
+    with Filings(home) as f, Progress(TextColumn("[bold]ingest"), BarColumn(), MofNCompleteColumn(),
+                                      TimeElapsedColumn(), TextColumn("{task.description}"), console=err,
+                                      disable=as_json or not err.is_terminal) as progress:
+        task = progress.add_task("", total=None)
+        report = f.ingest(
+            *paths,
+            on_total=lambda n: progress.update(task, total=n),
+            on_progress=lambda r: progress.update(task, advance=1, description=Path(r.path).name[:40]),
+        )
+    if as_json:
+        _print_json({"run_id": report.run_id, "added": report.count("added"), "unchanged": report.count("unchanged"),
+                     "failed": report.count("failed"),
+                     "documents": [{"path": r.path, "status": r.status, "document_id": r.document_id,
+                                    "reason": r.reason, "seconds": round(r.seconds, 3), "pages": r.pages,
+                                    "facts": r.facts, "metrics": r.metrics,
+                                    "info": r.info.model_dump(exclude={"document_id"}) if r.info else None}
+                                   for r in report.results]})
+    else:
+        table = Table(title=f"ingest run {report.run_id}", show_lines=False)
+        for col in ("status", "file", "market", "code", "kind", "period", "cur / std", "pages", "facts", "metrics", "s"):
+            table.add_column(col, justify="right" if col in {"pages", "facts", "metrics", "s"} else "left")
+        for r in report.results:
+            i = r.info
+            style = {"added": "green", "unchanged": "dim", "failed": "red"}.get(r.status, "")
+            period = f"{i.fiscal_year or '?'} {i.fiscal_period or ''}".strip() if i else ""
+            table.add_row(f"[{style}]{r.status}[/{style}]", Path(r.path).name, i.market if i else "",
+                          i.stock_code if i else "", i.form if i else "", period,
+                          f"{i.currency or '-'} / {i.accounting_standard or '-'}" if i else "",
+                          str(r.pages or ""), str(r.facts or ""), str(r.metrics or ""), f"{r.seconds:.2f}")
+        out.print(table)
+        for r in report.failed:
+            err.print(f"[red]failed:[/red] {r.reason}")
+        out.print(f"added {report.count('added')}, unchanged {report.count('unchanged')}, "
+                  f"failed {report.count('failed')}  (warehouse: {store.db_path(home)})")
+    raise typer.Exit(1 if report.failed else 0)
+
+
+@app.command()
+def companies(market: Annotated[str | None, typer.Option("--market", help="A, HK or US")] = None,
+              home: HomeOpt = None, as_json: JsonOpt = False) -> None:
+    """Companies in the master and the warehouse, with their listings."""
+    if market and market.upper() not in {"A", "HK", "US"}:
+        _fail(f"--market must be A, HK or US (got {market!r})")
+    con = store.connect(home, read_only=True)
+    rows = lookup.company_rows(con, market.upper() if market else None)
+    if as_json:
+        _print_json(rows)
+        return
+    table = Table(title="companies")
+    for col in ("company_id", "name", "listings", "documents", "metrics"):
+        table.add_column(col, justify="right" if col in {"documents", "metrics"} else "left")
+    for r in rows:
+        table.add_row(r["company_id"], r["name_en"] or r["name_zh"] or "", r["listings"] or "", str(r["documents"]),
+                      str(r["metrics"]))
+    out.print(table)
+
+
+def _year_range(years: str | None) -> tuple[int | None, int | None]:
+    if not years:
+        return None, None
+    try:
+        if "-" in years:
+            a, b = years.split("-", 1)
+            return int(a), int(b)
+        return int(years), int(years)
+    except ValueError:
+        _fail(f"--years expects 2024 or 2022-2024 (got {years!r})")
+        raise
+
+
+def _fmt(value: Decimal, scale: int) -> str:
+    v = lookup.scaled(value, scale)
+    text = f"{v:,.2f}" if scale else f"{v:,f}".rstrip("0").rstrip(".")
+    return text
+
+
+@app.command()
+def metrics(company: Annotated[str, typer.Argument(help="Ticker, code (600080, 0700.HK) or name")],
+            years: Annotated[str | None, typer.Option("--years", help="2024 or 2022-2024 (fiscal years)")] = None,
+            metric: Annotated[str | None, typer.Option("--metric", help="Comma-separated ids or aliases")] = None,
+            period: Annotated[str | None, typer.Option("--period", help="FY, Q1..Q4, H1, 9M (default: all)")] = None,
+            scale: Annotated[str, typer.Option("--scale", help="units, thousands, millions, billions")] = "millions",
+            currency: Annotated[str | None, typer.Option("--currency", help="Only rows in this currency")] = None,
+            home: HomeOpt = None, as_json: JsonOpt = False) -> None:
+    """Exact metrics of one company: value, currency, standard, period and the page or XBRL fact."""
+    if scale not in SCALES:
+        _fail(f"--scale must be one of {', '.join(SCALES)}")
+    y0, y1 = _year_range(years)
+    con = store.connect(home, read_only=True)
+    company_id = lookup.resolve_company(con, company)
+    if company_id is None:
+        _fail(f"unknown company {company!r}: run `filings companies` to see what the warehouse holds", 1)
+    ids, unknown = lookup.resolve_metrics([m for m in (metric or "").split(",") if m.strip()])
+    if unknown:
+        _fail(f"unknown metric(s): {', '.join(unknown)}. Known ids: {', '.join(sorted(lookup.metric_catalogue()))}", 1)
+    periods = [p.strip().upper() for p in (period or "").split(",") if p.strip()]
+    rows = lookup.metric_rows(con, company_id, y0, y1, ids, periods)
+    if currency:
+        rows = [r for r in rows if (r["currency"] or "").upper() == currency.upper()]
+    if as_json:
+        _print_json({"company_id": company_id, "rows": rows})
+        return
+    if not rows:
+        out.print(f"no_data: no metrics for {company_id} with these filters "
+                  f"(years {years or 'any'}, metric {metric or 'any'}, period {period or 'any'})")
+        return
+    catalogue = lookup.metric_catalogue()
+    table = Table(title=f"{company_id}: values in {scale} of the currency shown (per-share and share counts unscaled)")
+    for col in ("metric", "listing", "period", "period end", "value", "cur", "standard", "source", "kind"):
+        table.add_column(col, justify="right" if col == "value" else "left", overflow="fold")
+    for r in rows:
+        kind = catalogue[r["metric"]].kind
+        s = SCALES[scale] if kind == "money" else 0
+        flag = " (restated)" if r["restated"] else ""
+        table.add_row(r["metric"], r["stock_code"], f"{r['fiscal_period']} {r['fiscal_year']}", str(r["period_end"]),
+                      _fmt(r["value"], s), r["currency"] or "", r["accounting_standard"] or "",
+                      f"{r['doc_name']} {'p' + r['page'] if (r['page'] or '').isdigit() else r['page'] or ''}",
+                      r["source_kind"].replace("_", " ") + flag)
+    out.print(table)
+
+
+@app.command("sql")
+def sql_cmd(query: Annotated[str, typer.Argument(help="One read-only SELECT")], home: HomeOpt = None,
+            as_json: JsonOpt = False) -> None:
+    """Run a read-only SELECT. Writes, ATTACH, COPY, SET and file reads are refused."""
+    con = store.connect(home, read_only=True)
+    try:
+        cols, rows = sql_mod.run(con, query)
+    except FilingsError as exc:
+        _fail(f"refused: {exc}")
+        raise
+    if as_json:
+        _print_json([dict(zip(cols, r)) for r in rows])
+        return
+    table = Table()
+    for c in cols:
+        table.add_column(c, overflow="fold")
+    for r in rows[:1000]:
+        table.add_row(*("" if v is None else str(v) for v in r))
+    out.print(table)
+    if len(rows) > 1000:
+        out.print(f"(first 1,000 of {len(rows):,} rows; use --json for all)")
+
+
+def main() -> None:
+    try:
+        app()
+    except FilingsError as exc:
+        err.print(f"[red]error:[/red] {exc}")
+        sys.exit(2)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,130 @@
+"""The unified metric alias map, loaded from data files beside this module.
+
+- ``metrics.yaml``: canonical metric ids with names, user aliases, kind, period type and XBRL
+  concepts (us-gaap, ifrs-full) in priority order.
+- ``labels_cn.yaml`` / ``labels_hk.yaml``: printed statement labels per statement, per market.
+- ``ratios.yaml``: ratio formulas over canonical metrics, evaluated at query time.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from dataclasses import dataclass, field
+from functools import lru_cache
+from pathlib import Path
+
+import yaml
+
+from schema.errors import ConfigError
+
+HERE = Path(__file__).resolve().parent
+
+# Fact statements whose labels map to consolidated metrics, in preference order within one report.
+STATEMENT_PRIORITY = {"income": 0, "balance": 0, "cashflow": 0, "key_figures": 1}
+
+
+@dataclass(frozen=True)
+class Metric:
+    id: str
+    name_en: str
+    name_zh: str
+    aliases: tuple[str, ...]
+    kind: str  # money | per_share | shares
+    period: str  # duration | instant
+    concepts: tuple[str, ...] = field(default_factory=tuple)  # prefixed qnames in priority order
+
+
+def _load_yaml(name: str) -> dict:
+    path = HERE / name
+    if not path.exists():
+        return {}
+    try:
+        data = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
+    except yaml.YAMLError as exc:
+        raise ConfigError(f"{path}: invalid YAML ({exc})") from None
+    if not isinstance(data, dict):
+        raise ConfigError(f"{path}: expected a mapping at the top level")
+    return data
+
+
+@lru_cache(maxsize=1)
+def metrics() -> dict[str, Metric]:
+    out = {}
+    for mid, spec in _load_yaml("metrics.yaml").items():
+        concepts = [f"us-gaap:{c}" for c in spec.get("us_gaap") or []]
+        concepts += [f"ifrs-full:{c}" for c in spec.get("ifrs_full") or []]
+        concepts += [f"dei:{c}" for c in spec.get("dei") or []]
+        out[mid] = Metric(
+            id=mid,
+            name_en=spec["name_en"],
+            name_zh=spec["name_zh"],
+            aliases=tuple(spec.get("aliases") or []),
+            kind=spec.get("kind", "money"),
+            period=spec.get("period", "duration"),
+            concepts=tuple(concepts),
+        )
+    return out
+
+
+@lru_cache(maxsize=1)
+def concept_index() -> dict[str, list[tuple[str, int]]]:
+    """qname -> [(metric id, priority)]; one concept may serve several metrics (NetIncomeLoss is the
+    parent's net income and, for a filer without minority interests, the consolidated one too)."""
+    index: dict[str, list[tuple[str, int]]] = {}
+    for m in metrics().values():
+        for rank, qname in enumerate(m.concepts):
+            index.setdefault(qname, []).append((m.id, rank))
+    return index
+
+
+_NUMBERING = re.compile(
+    r"^(?:[一二三四五六七八九十]+[、.．]|[(（][一二三四五六七八九十\d]+[)）]|\d+[、.．)](?!\d)|[a-z][.)]\s|[ivx]+[.)]\s)+",
+    re.IGNORECASE,
+)
+_PREFIX = re.compile(r"^(?:减|加|其中|less|add|including)\s*[:：]\s*", re.IGNORECASE)
+
+
+def normalise_label(label: str) -> str:
+    """The comparison form of a printed label: NFKC (full-width to half-width), case-folded, leading
+    numbering and 减：/加：/其中：/Less:/Add: prefixes removed, whitespace and trailing colons dropped."""
+    text = unicodedata.normalize("NFKC", label or "").strip().casefold()
+    for _ in range(3):
+        before = text
+        text = _NUMBERING.sub("", text).strip()
+        text = _PREFIX.sub("", text).strip()
+        if text == before:
+            break
+    text = re.sub(r"\([^()]*(?:填列|列示)[^()]*\)", "", text)  # "(净亏损以“-”号填列)"
+    text = re.sub(r"\s+", " ", text)
+    if re.search(r"[\u4e00-\u9fff]", text):
+        text = text.replace(" ", "")
+    return text.rstrip(":：").strip()
+
+
+@lru_cache(maxsize=4)
+def label_index(market: str) -> dict[tuple[str, str], tuple[str, int]]:
+    """(statement, normalised label) -> (metric id, priority) for printed statements of a market."""
+    file = {"A": "labels_cn.yaml", "HK": "labels_hk.yaml"}.get(market)
+    index: dict[tuple[str, str], tuple[str, int]] = {}
+    if not file:
+        return index
+    known = metrics()
+    for statement, entries in _load_yaml(file).items():
+        for mid, labels in (entries or {}).items():
+            if mid not in known:
+                raise ConfigError(f"{HERE / file}: unknown metric id {mid!r} under {statement}")
+            for rank, label in enumerate(labels or []):
+                index.setdefault((statement, normalise_label(str(label))), (mid, rank))
+    return index
+
+
+def metric_for_label(market: str, statement: str | None, label: str | None) -> tuple[str, int] | None:
+    if not statement or not label:
+        return None
+    return label_index(market).get((statement, normalise_label(label)))
+
+
+@lru_cache(maxsize=1)
+def ratios() -> dict[str, dict]:
+    return _load_yaml("ratios.yaml")

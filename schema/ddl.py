@@ -1,0 +1,141 @@
+"""DuckDB DDL of the warehouse (DESIGN.md section 3). Applied idempotently on every open."""
+
+SCHEMA_VERSION = 1
+
+TABLES = {
+    "companies": """
+        company_id VARCHAR PRIMARY KEY,
+        name_en VARCHAR,
+        name_zh VARCHAR,
+        cik VARCHAR,
+        source VARCHAR  -- 'master' (mappings/companies.yaml) or 'filing' (met first in a filing)
+    """,
+    "securities": """
+        stock_code VARCHAR PRIMARY KEY,
+        company_id VARCHAR NOT NULL,
+        market VARCHAR NOT NULL,
+        listing VARCHAR NOT NULL,
+        exchange VARCHAR
+    """,
+    "aliases": """
+        alias VARCHAR NOT NULL,
+        alias_key VARCHAR NOT NULL,
+        company_id VARCHAR NOT NULL,
+        kind VARCHAR NOT NULL  -- name_en, name_zh, alias, code
+    """,
+    "documents": """
+        document_id VARCHAR PRIMARY KEY,  -- sha256 of the file bytes
+        file_name VARCHAR NOT NULL,
+        doc_name VARCHAR NOT NULL,        -- file stem; the FinanceBench doc_name for its PDFs
+        path VARCHAR,
+        bytes BIGINT,
+        market VARCHAR,
+        company_id VARCHAR,
+        company_name VARCHAR,
+        stock_code VARCHAR,
+        other_codes VARCHAR[],
+        cik VARCHAR,
+        form VARCHAR,
+        fiscal_year INTEGER,
+        fiscal_period VARCHAR,
+        period_end DATE,
+        fiscal_year_end_month INTEGER,
+        language VARCHAR,
+        currency VARCHAR,
+        accounting_standard VARCHAR,
+        pages INTEGER,
+        company_metrics BOOLEAN,
+        facts INTEGER,
+        warnings VARCHAR[],
+        parser VARCHAR,
+        ingested_at TIMESTAMP
+    """,
+    "pages": """
+        document_id VARCHAR NOT NULL,
+        page INTEGER NOT NULL,            -- 1-based physical page, blank pages included
+        text VARCHAR NOT NULL,            -- whitespace folded, one line per text row
+        ocr BOOLEAN NOT NULL,
+        PRIMARY KEY (document_id, page)
+    """,
+    "facts": """
+        document_id VARCHAR NOT NULL,
+        fact_no INTEGER NOT NULL,
+        concept VARCHAR,
+        label VARCHAR,
+        value DECIMAL(38, 6),
+        value_text VARCHAR,
+        unit VARCHAR,
+        decimals INTEGER,
+        scale INTEGER,
+        original_unit VARCHAR,
+        period_start DATE,
+        period_end DATE,
+        period_type VARCHAR,
+        dimensions JSON,
+        statement VARCHAR,
+        consolidated BOOLEAN,
+        page INTEGER,
+        locator VARCHAR,
+        column_label VARCHAR,
+        PRIMARY KEY (document_id, fact_no)
+    """,
+    # Every canonical metric value each document reports (own period and comparatives).
+    "document_metrics": """
+        document_id VARCHAR NOT NULL,
+        company_id VARCHAR,
+        stock_code VARCHAR NOT NULL,
+        market VARCHAR NOT NULL,
+        fiscal_year INTEGER NOT NULL,
+        fiscal_period VARCHAR NOT NULL,
+        period_end DATE NOT NULL,
+        report_type VARCHAR,
+        metric_name VARCHAR NOT NULL,
+        metric_value DECIMAL(38, 6) NOT NULL,
+        currency VARCHAR,
+        accounting_standard VARCHAR,
+        original_label VARCHAR,
+        original_unit VARCHAR,
+        page VARCHAR,
+        source_kind VARCHAR NOT NULL,     -- own_report | comparative
+        doc_period_end DATE,
+        form_rank INTEGER NOT NULL        -- 0 full report, 1 summary
+    """,
+    "financial_metrics": """
+        company_id VARCHAR,
+        stock_code VARCHAR NOT NULL,
+        market VARCHAR NOT NULL,
+        fiscal_year INTEGER NOT NULL,
+        fiscal_period VARCHAR NOT NULL,
+        period_end DATE NOT NULL,
+        report_type VARCHAR,
+        metric_name VARCHAR NOT NULL,
+        metric_value DECIMAL(38, 6) NOT NULL,
+        currency VARCHAR,
+        accounting_standard VARCHAR,
+        original_label VARCHAR,
+        original_unit VARCHAR,
+        document_id VARCHAR NOT NULL,
+        page VARCHAR,
+        source_kind VARCHAR NOT NULL,
+        restated BOOLEAN NOT NULL,
+        PRIMARY KEY (stock_code, fiscal_year, fiscal_period, metric_name)
+    """,
+    "ingest_runs": """
+        run_id VARCHAR NOT NULL,
+        started_at TIMESTAMP NOT NULL,
+        finished_at TIMESTAMP,
+        path VARCHAR NOT NULL,
+        document_id VARCHAR,
+        status VARCHAR NOT NULL,          -- added | unchanged | failed
+        reason VARCHAR,
+        seconds DOUBLE
+    """,
+    "meta": """
+        key VARCHAR PRIMARY KEY,
+        value VARCHAR
+    """,
+}
+
+
+def create_statements() -> list[str]:
+    return [f"CREATE TABLE IF NOT EXISTS {name} ({cols})" for name, cols in TABLES.items()]

@@ -1,0 +1,40 @@
+"""Shared fixtures: where the corpus is, and a fresh warehouse home per test that needs one.
+
+The corpus is read in place from ../shared/corpus (or $FILINGS_CORPUS). When it is absent, corpus tests
+skip with a message, except in CI (CI=true), where its absence is a failure.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[1]
+
+
+def corpus_root() -> Path:
+    return Path(os.environ.get("FILINGS_CORPUS") or REPO.parent / "shared" / "corpus").resolve()
+
+
+def require_corpus(*parts: str) -> Path:
+    path = corpus_root().joinpath(*parts)
+    if not path.exists():
+        message = f"corpus not found at {path} (set FILINGS_CORPUS)"
+        if os.environ.get("CI") == "true":
+            pytest.fail(message)
+        pytest.skip(message)
+    return path
+
+
+@pytest.fixture(scope="session")
+def corpus() -> Path:
+    return require_corpus()
+
+
+@pytest.fixture()
+def home(tmp_path, monkeypatch) -> Path:
+    h = tmp_path / "home"
+    monkeypatch.setenv("FILINGS_HOME", str(h))
+    return h

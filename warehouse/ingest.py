@@ -1,0 +1,242 @@
+"""Ingest: walk paths, parse each filing, store it atomically, report per document.
+
+Idempotent by content: a document is keyed by the sha256 of its bytes, so a second run adds nothing.
+Atomic per document: pages, facts and metrics of one document go in one transaction, or nothing does.
+A failure names the file and the reason, and the batch goes on.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import hashlib
+import json
+import time
+import uuid
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass, field
+from decimal import Decimal
+from pathlib import Path
+
+import duckdb
+import pyarrow as pa
+
+import parsers
+from mappings.companies import company_for_cik, company_for_code, normalise_code, slug
+from schema.errors import FilingsError, ParseError
+from schema.models import DocumentInfo, ParsedDocument
+from warehouse.metrics import REBUILD_SQL, document_metric_rows, form_rank
+
+_Q = Decimal("0.000001")
+SKIP_NAMES = {"readme.md", ".ds_store"}
+
+
+@dataclass
+class DocumentResult:
+    path: str
+    status: str  # added | unchanged | failed | skipped
+    document_id: str | None = None
+    reason: str | None = None
+    seconds: float = 0.0
+    info: DocumentInfo | None = None
+    pages: int = 0
+    facts: int = 0
+    metrics: int = 0
+
+
+@dataclass
+class IngestReport:
+    run_id: str
+    results: list[DocumentResult] = field(default_factory=list)
+
+    def count(self, status: str) -> int:
+        return sum(1 for r in self.results if r.status == status)
+
+    @property
+    def failed(self) -> list[DocumentResult]:
+        return [r for r in self.results if r.status == "failed"]
+
+
+def sha256_file(path: Path) -> str:
+    h = hashlib.sha256()
+    with path.open("rb") as fh:
+        for block in iter(lambda: fh.read(1 << 20), b""):
+            h.update(block)
+    return h.hexdigest()
+
+
+def walk(paths: Iterable[str | Path]) -> Iterator[tuple[Path, bool]]:
+    """(file, named_explicitly). Files inside folders are offered only if a parser claims them."""
+    for raw in paths:
+        path = Path(raw)
+        if path.is_dir():
+            for child in sorted(p for p in path.rglob("*") if p.is_file()):
+                if child.name.lower() not in SKIP_NAMES and not any(part.startswith(".") for part in child.parts):
+                    yield child, False
+        else:
+            yield path, True
+
+
+def ingest(con: duckdb.DuckDBPyConnection, paths: Iterable[str | Path],
+           on_progress: Callable[[DocumentResult], None] | None = None,
+           on_total: Callable[[int], None] | None = None) -> IngestReport:
+    report = IngestReport(run_id=uuid.uuid4().hex[:12])
+    started = dt.datetime.now()
+    candidates = []
+    for path, explicit in walk(paths):
+        if explicit or parsers.detect(path) is not None:
+            candidates.append(path)
+    if on_total:
+        on_total(len(candidates))
+    for path in candidates:
+        result = ingest_one(con, path)
+        report.results.append(result)
+        con.execute(
+            "INSERT INTO ingest_runs VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            [report.run_id, started, dt.datetime.now(), str(path), result.document_id, result.status,
+             result.reason, result.seconds],
+        )
+        if on_progress:
+            on_progress(result)
+    return report
+
+
+def ingest_one(con: duckdb.DuckDBPyConnection, path: Path) -> DocumentResult:
+    t0 = time.perf_counter()
+    result = DocumentResult(path=str(path), status="failed")
+    try:
+        if not path.exists():
+            raise ParseError(str(path), "file does not exist")
+        document_id = sha256_file(path)
+        result.document_id = document_id
+        if con.execute("SELECT 1 FROM documents WHERE document_id = ?", [document_id]).fetchone():
+            result.status = "unchanged"
+            return result
+        parsed = parsers.parse(path)
+        parsed.info.document_id = document_id
+        parsed.info.file_name = path.name
+        _store(con, path, parsed)
+        result.status = "added"
+        result.info = parsed.info
+        result.pages = len(parsed.pages)
+        result.facts = len(parsed.facts)
+        result.metrics = con.execute(
+            "SELECT count(*) FROM document_metrics WHERE document_id = ?", [document_id]).fetchone()[0]
+    except FilingsError as exc:
+        result.reason = str(exc)
+    except Exception as exc:  # a parser bug must not stop the batch; the report names it
+        result.reason = f"{path}: internal error while parsing ({type(exc).__name__}: {exc})"
+    finally:
+        result.seconds = time.perf_counter() - t0
+    return result
+
+
+def _resolve_company(con: duckdb.DuckDBPyConnection, info: DocumentInfo) -> None:
+    """Attach the document to a company of the master, or register the company the filing names."""
+    if info.stock_code:
+        info.stock_code = normalise_code(info.stock_code) or info.stock_code
+    company = company_for_cik(info.cik) or (company_for_code(info.stock_code) if info.stock_code else None)
+    if company is None:
+        row = None
+        if info.stock_code:
+            row = con.execute("SELECT company_id FROM securities WHERE stock_code = ?", [info.stock_code]).fetchone()
+        if row is None and info.cik:
+            row = con.execute("SELECT company_id FROM companies WHERE cik = ?", [info.cik]).fetchone()
+        if row:
+            info.company_id = row[0]
+            return
+        if not info.stock_code:
+            info.company_id = None
+            return
+        info.company_id = slug(info.company_name or info.stock_code)
+        if con.execute("SELECT 1 FROM companies WHERE company_id = ?", [info.company_id]).fetchone():
+            info.company_id = slug(f"{info.company_id}_{info.stock_code}")
+        con.execute(
+            "INSERT INTO companies VALUES (?, ?, ?, ?, 'filing')",
+            [info.company_id, info.company_name if info.language == "en" or info.market == "US" else None,
+             None if info.market == "US" else info.company_name, info.cik],
+        )
+        listing = {"US": "US", "A": "A", "HK": "H"}[info.market or "US"]
+        con.execute("INSERT OR IGNORE INTO securities VALUES (?, ?, ?, ?, NULL)",
+                    [info.stock_code, info.company_id, info.market, listing])
+        for code in info.other_codes:
+            norm = normalise_code(code)
+            if norm:
+                market = "HK" if norm.endswith(".HK") else ("A" if norm.isdigit() else "US")
+                con.execute("INSERT OR IGNORE INTO securities VALUES (?, ?, ?, ?, NULL)",
+                            [norm, info.company_id, market, {"HK": "H", "A": "A", "US": "US"}[market]])
+        return
+    info.company_id = company.company_id
+
+
+def _decimal(value: Decimal | None) -> Decimal | None:
+    return None if value is None else value.quantize(_Q)
+
+
+def _store(con: duckdb.DuckDBPyConnection, path: Path, parsed: ParsedDocument) -> None:
+    info = parsed.info
+    con.execute("BEGIN TRANSACTION")
+    try:
+        _resolve_company(con, info)
+        con.execute(
+            "INSERT INTO documents VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            [info.document_id, info.file_name, path.stem, str(path.resolve()), path.stat().st_size, info.market,
+             info.company_id, info.company_name, info.stock_code, info.other_codes, info.cik, info.form,
+             info.fiscal_year, info.fiscal_period, info.period_end, info.fiscal_year_end_month, info.language,
+             info.currency, info.accounting_standard, info.pages if info.pages is not None else len(parsed.pages),
+             info.company_metrics, len(parsed.facts), parsed.warnings, parsed.parser, dt.datetime.now()],
+        )
+        if parsed.pages:
+            pages = pa.table({
+                "document_id": [info.document_id] * len(parsed.pages),
+                "page": pa.array([p.page for p in parsed.pages], pa.int32()),
+                "text": [p.text for p in parsed.pages],
+                "ocr": [p.ocr for p in parsed.pages],
+            })
+            con.register("_pages", pages)
+            con.execute("INSERT INTO pages SELECT * FROM _pages")
+            con.unregister("_pages")
+        if parsed.facts:
+            f = parsed.facts
+            facts = pa.table({
+                "document_id": [info.document_id] * len(f),
+                "fact_no": pa.array(range(1, len(f) + 1), pa.int32()),
+                "concept": [x.concept for x in f],
+                "label": [x.label for x in f],
+                "value": pa.array([_decimal(x.value) for x in f], pa.decimal128(38, 6)),
+                "value_text": [x.value_text for x in f],
+                "unit": [x.unit for x in f],
+                "decimals": pa.array([x.decimals for x in f], pa.int32()),
+                "scale": pa.array([x.scale for x in f], pa.int32()),
+                "original_unit": [x.original_unit for x in f],
+                "period_start": pa.array([x.period_start for x in f], pa.date32()),
+                "period_end": pa.array([x.period_end for x in f], pa.date32()),
+                "period_type": [x.period_type for x in f],
+                "dimensions": [json.dumps(x.dimensions, ensure_ascii=False) if x.dimensions else None for x in f],
+                "statement": [x.statement for x in f],
+                "consolidated": [x.consolidated for x in f],
+                "page": pa.array([x.page for x in f], pa.int32()),
+                "locator": [x.locator for x in f],
+                "column_label": [x.column for x in f],
+            })
+            con.register("_facts", facts)
+            con.execute("INSERT INTO facts SELECT * FROM _facts")
+            con.unregister("_facts")
+        rows = document_metric_rows(info, parsed.facts) if info.stock_code else []
+        if rows:
+            con.executemany(
+                "INSERT INTO document_metrics VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                [[info.document_id, info.company_id, info.stock_code, info.market, r.fiscal_year, r.fiscal_period,
+                  r.period_end, info.form, r.metric_name, _decimal(r.value), r.currency, info.accounting_standard,
+                  r.original_label, r.original_unit, r.page, "own_report" if r.own else "comparative",
+                  info.period_end, form_rank(info.form)] for r in rows],
+            )
+            rebuild_metrics(con, [info.stock_code])
+        con.execute("COMMIT")
+    except BaseException:
+        con.execute("ROLLBACK")
+        raise
+
+
+def rebuild_metrics(con: duckdb.DuckDBPyConnection, stock_codes: list[str]) -> None:
+    con.execute("DELETE FROM financial_metrics WHERE stock_code IN (SELECT unnest(?))", [stock_codes])
+    con.execute(REBUILD_SQL, [stock_codes])

@@ -1,0 +1,86 @@
+"""Read-side lookups the CLI and the facade share: companies, metrics, documents."""
+
+from __future__ import annotations
+
+from decimal import Decimal
+
+import duckdb
+
+from mappings.companies import alias_key, normalise_code
+from mappings.metrics import metrics as metric_catalogue
+
+
+def resolve_company(con: duckdb.DuckDBPyConnection, text: str) -> str | None:
+    """company_id for a listing code (any spelling), a company_id, or an exact name / alias."""
+    text = (text or "").strip()
+    if not text:
+        return None
+    code = normalise_code(text)
+    if code:
+        row = con.execute("SELECT company_id FROM securities WHERE stock_code = ?", [code]).fetchone()
+        if row:
+            return row[0]
+    row = con.execute("SELECT company_id FROM companies WHERE company_id = ?", [text.lower()]).fetchone()
+    if row:
+        return row[0]
+    row = con.execute("SELECT DISTINCT company_id FROM aliases WHERE alias_key = ?", [alias_key(text)]).fetchall()
+    if len(row) == 1:
+        return row[0][0]
+    return None
+
+
+def resolve_metrics(names: list[str]) -> tuple[list[str], list[str]]:
+    """(canonical ids, unknown names) for ids or aliases (营业收入, Revenues, capex...)."""
+    catalogue = metric_catalogue()
+    by_alias = {alias_key(a): m.id for m in catalogue.values() for a in (m.id, m.name_en, m.name_zh, *m.aliases)}
+    ids, unknown = [], []
+    for name in names:
+        mid = by_alias.get(alias_key(name))
+        (ids if mid else unknown).append(mid or name)
+    return ids, unknown
+
+
+METRICS_SQL = """
+SELECT fm.company_id, fm.stock_code, fm.market, fm.fiscal_year, fm.fiscal_period, fm.period_end,
+       fm.metric_name AS metric, fm.metric_value AS value, fm.currency, fm.accounting_standard,
+       fm.original_label, fm.original_unit, d.doc_name, fm.document_id, fm.page, fm.source_kind, fm.restated,
+       fm.report_type
+FROM financial_metrics fm JOIN documents d USING (document_id)
+WHERE fm.company_id = ?
+  AND (? IS NULL OR fm.fiscal_year >= ?) AND (? IS NULL OR fm.fiscal_year <= ?)
+  AND (len(?) = 0 OR list_contains(?, fm.metric_name))
+  AND (len(?) = 0 OR list_contains(?, fm.fiscal_period))
+ORDER BY fm.metric_name, fm.fiscal_year, fm.fiscal_period, fm.stock_code
+"""
+
+
+def metric_rows(con: duckdb.DuckDBPyConnection, company_id: str, year_from: int | None = None,
+                year_to: int | None = None, metric_ids: list[str] | None = None,
+                periods: list[str] | None = None) -> list[dict]:
+    metric_ids, periods = metric_ids or [], periods or []
+    cur = con.execute(METRICS_SQL, [company_id, year_from, year_from, year_to, year_to, metric_ids, metric_ids,
+                                    periods, periods])
+    cols = [d[0] for d in cur.description]
+    return [dict(zip(cols, r)) for r in cur.fetchall()]
+
+
+def company_rows(con: duckdb.DuckDBPyConnection, market: str | None = None) -> list[dict]:
+    cur = con.execute(
+        """
+        SELECT c.company_id, c.name_en, c.name_zh, string_agg(s.stock_code, ', ' ORDER BY s.market, s.stock_code) AS listings,
+               string_agg(DISTINCT s.market, ', ') AS markets,
+               (SELECT count(*) FROM documents d WHERE d.company_id = c.company_id) AS documents,
+               (SELECT count(*) FROM financial_metrics f WHERE f.company_id = c.company_id) AS metrics
+        FROM companies c LEFT JOIN securities s USING (company_id)
+        GROUP BY ALL
+        HAVING ? IS NULL OR list_contains(list(s.market), ?)
+        ORDER BY documents DESC, c.company_id
+        """,
+        [market, market],
+    )
+    cols = [d[0] for d in cur.description]
+    return [dict(zip(cols, r)) for r in cur.fetchall()]
+
+
+def scaled(value: Decimal, scale: int) -> Decimal:
+    return value.scaleb(-scale) if scale else value
