@@ -103,17 +103,35 @@ def _is_pua(code: int) -> bool:
     return 0xE000 <= code <= 0xF8FF or code == 0xFFFD
 
 
+_BLANK = frozenset((0, 0x09, 0x0A, 0x0D, 0x20, 0xA0, 0x3000))
+
+
+def _all_codes(raw, n: int) -> list[int]:
+    """UTF-16 code units of all n characters in one call (falls back to one call per character)."""
+    if n <= 0:
+        return []
+    buf = ctypes.create_string_buffer((n + 1) * 2)
+    got = pdfium_c.FPDFText_GetText(raw, 0, n, ctypes.cast(buf, ctypes.POINTER(ctypes.c_ushort)))
+    if got - 1 == n:
+        return list(memoryview(buf.raw[: n * 2]).cast("H"))
+    return [pdfium_c.FPDFText_GetUnicode(raw, i) for i in range(n)]
+
+
 def _chars(page: pdfium.PdfPage) -> list[tuple[float, float, float, float, str, bool]]:
     """(left, bottom, right, top, char, space_before) for every visible character."""
     tp = page.get_textpage()
     out = []
     try:
-        n = pdfium_c.FPDFText_CountChars(tp)
+        raw = tp.raw
+        n = pdfium_c.FPDFText_CountChars(raw)
+        codes = _all_codes(raw, n)
+        get_box = pdfium_c.FPDFText_GetLooseCharBox
         rect = pdfium_c.FS_RECTF()
+        rect_ref = ctypes.byref(rect)
         space = True
         for i in range(n):
-            code = pdfium_c.FPDFText_GetUnicode(tp, i)
-            if code in (0x20, 0x0D, 0x0A, 0x09, 0xA0, 0x3000) or code == 0:
+            code = codes[i]
+            if code in _BLANK:
                 space = True
                 continue
             if code in (0xFFFE, 0xFEFF) or code < 0x20:
@@ -121,11 +139,11 @@ def _chars(page: pdfium.PdfPage) -> list[tuple[float, float, float, float, str, 
             if 0xD800 <= code <= 0xDFFF:  # surrogate halves: keep the pair as one character
                 if code >= 0xDC00:
                     continue
-                low = pdfium_c.FPDFText_GetUnicode(tp, i + 1) if i + 1 < n else 0
+                low = codes[i + 1] if i + 1 < n else 0
                 ch = chr(0x10000 + ((code - 0xD800) << 10) + (low - 0xDC00)) if 0xDC00 <= low <= 0xDFFF else ""
                 if not ch:
                     continue
-            elif _is_pua(code):
+            elif 0xE000 <= code <= 0xF8FF or code == 0xFFFD:
                 ch = _CHECKED.get(code) or ("•" if space else "")
                 if not ch:
                     continue
@@ -134,9 +152,7 @@ def _chars(page: pdfium.PdfPage) -> list[tuple[float, float, float, float, str, 
                 if ch.isspace():
                     space = True
                     continue
-            if not pdfium_c.FPDFText_GetLooseCharBox(tp, i, ctypes.byref(rect)):
-                continue
-            if rect.top - rect.bottom <= 0:
+            if not get_box(raw, i, rect_ref) or rect.top - rect.bottom <= 0:
                 continue
             out.append((rect.left, rect.bottom, rect.right, rect.top, ch, space))
             space = False

@@ -98,7 +98,9 @@ TABLES = {
         page VARCHAR,
         source_kind VARCHAR NOT NULL,     -- own_report | comparative
         doc_period_end DATE,
-        form_rank INTEGER NOT NULL        -- 0 full report, 1 summary
+        form_rank INTEGER NOT NULL,       -- 0 full report, 1 summary
+        concept VARCHAR,                  -- XBRL qname, or statement + normalised printed label
+        concept_rank INTEGER NOT NULL     -- mapping priority of that concept / label (0 best)
     """,
     "financial_metrics": """
         company_id VARCHAR,

@@ -70,7 +70,8 @@ def walk(paths: Iterable[str | Path]) -> Iterator[tuple[Path, bool]]:
         path = Path(raw)
         if path.is_dir():
             for child in sorted(p for p in path.rglob("*") if p.is_file()):
-                if child.name.lower() not in SKIP_NAMES and not any(part.startswith(".") for part in child.parts):
+                hidden = any(part.startswith(".") for part in child.relative_to(path).parts)
+                if child.name.lower() not in SKIP_NAMES and not hidden:
                     yield child, False
         else:
             yield path, True
@@ -224,11 +225,11 @@ def _store(con: duckdb.DuckDBPyConnection, path: Path, parsed: ParsedDocument) -
         rows = document_metric_rows(info, parsed.facts) if info.stock_code else []
         if rows:
             con.executemany(
-                "INSERT INTO document_metrics VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                "INSERT INTO document_metrics VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 [[info.document_id, info.company_id, info.stock_code, info.market, r.fiscal_year, r.fiscal_period,
                   r.period_end, info.form, r.metric_name, _decimal(r.value), r.currency, info.accounting_standard,
                   r.original_label, r.original_unit, r.page, "own_report" if r.own else "comparative",
-                  info.period_end, form_rank(info.form)] for r in rows],
+                  info.period_end, form_rank(info.form), r.concept, r.rank[0] * 100 + r.rank[1]] for r in rows],
             )
             rebuild_metrics(con, [info.stock_code])
         con.execute("COMMIT")

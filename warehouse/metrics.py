@@ -14,7 +14,7 @@ import datetime as dt
 from dataclasses import dataclass
 from decimal import Decimal
 
-from mappings.metrics import STATEMENT_PRIORITY, concept_index, metric_for_label, metrics
+from mappings.metrics import STATEMENT_PRIORITY, concept_index, metric_for_label, metrics, normalise_label
 from schema.models import DocumentInfo, Fact
 from warehouse.periods import classify_duration, classify_instant, nominal_end
 
@@ -34,6 +34,7 @@ class MetricRow:
     page: str | None
     own: bool
     rank: tuple[int, int]
+    concept: str | None
 
 
 def fiscal_year_end_month(info: DocumentInfo) -> int:
@@ -106,6 +107,7 @@ def document_metric_rows(info: DocumentInfo, facts: list[Fact]) -> list[MetricRo
                 page=str(fact.page) if fact.page is not None else fact.locator,
                 own=info.period_end is not None and fact.period_end == info.period_end,
                 rank=rank,
+                concept=fact.concept or f"{fact.statement}:{normalise_label(fact.label or '')}",
             )
             if key not in best or row.rank < best[key].rank:
                 best[key] = row
@@ -124,14 +126,15 @@ SELECT company_id, stock_code, market, fiscal_year, fiscal_period, period_end, r
        source_kind, restated
 FROM (
     SELECT dm.*,
-           count(DISTINCT metric_value) OVER w_all > 1 AS restated,
+           -- restated: another report gives a different value for the same concept and period
+           count(DISTINCT metric_value) OVER w_concept > 1 AS restated,
            row_number() OVER (
                PARTITION BY stock_code, fiscal_year, fiscal_period, metric_name
-               ORDER BY (source_kind = 'own_report') DESC, form_rank, doc_period_end DESC, document_id
+               ORDER BY (source_kind = 'own_report') DESC, concept_rank, form_rank, doc_period_end DESC, document_id
            ) AS pick
     FROM document_metrics dm
     WHERE stock_code IN (SELECT unnest(?))
-    WINDOW w_all AS (PARTITION BY stock_code, fiscal_year, fiscal_period, metric_name)
+    WINDOW w_concept AS (PARTITION BY stock_code, fiscal_year, fiscal_period, metric_name, concept)
 )
 WHERE pick = 1
 """

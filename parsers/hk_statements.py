@@ -1,0 +1,678 @@
+"""Hong Kong annual reports / results announcements: printed statement rows -> raw facts.
+
+``extract(pages, info)`` is a pure function over page texts (one line per text row, cells joined by
+single spaces; bilingual pages carry English and Traditional Chinese on the same row). It finds the
+consolidated statement of profit or loss (and other comprehensive income), of financial position and
+of cash flows, the company-level statement of financial position in the notes (``consolidated=False``)
+and the simple five-year / financial summary (``statement="key_figures"``), and emits one
+:class:`Fact` per printed value.
+
+How a row is read:
+
+* the values are the last numeric tokens of the line (``1,234``, ``(1,234)``, ``–``/``—`` for blank,
+  ``HK(8.55) cents``, ``25.0 HK cents``); how many is set by the column header (``2021 2020``,
+  ``31/12/2020 31/12/2019 1/1/2019``, ``二零二五年 二零二四年``); a row with fewer values is text;
+* what remains is the label, with a trailing note reference (``5``, ``6(a)``, ``5,6``, ``3.1``, ``a``)
+  removed; on bilingual rows the English part (before the first CJK character) is the label, the
+  Chinese part is dropped; a Chinese-only report keeps the Chinese label;
+* English labels wrapped over several lines are joined (a line starting in lower case, or following
+  a line that ends in a connector such as "of", "and", "through" or a comma, or two all-capital lines);
+  a lower-case line right after a value row is the tail of that row's label;
+* a line without values that is not joined becomes the current heading. Rows whose label depends on
+  it ("Owners of the Company", "Non-controlling interests", "Basic", "Diluted", "－來自持續經營業務")
+  get the heading in front ("Profit for the year attributable to Owners of the Company",
+  "Loss per share Basic"); an unlabelled subtotal right under a heading takes the heading as its label
+  ("Current assets" for the total of the current assets block; "Revenue" for 0717's revenue total);
+  further unlabelled subtotals keep ``label=None``.
+
+Money values are scaled to base units from the statement's unit line (``HK$'000``, ``RMB'000``,
+``S$'000``, ``千港元``, ``HK$``, ``HK$ million``); per-share rows are not scaled and cents are divided by
+100 (``original_unit`` keeps "HK cents"). Each column becomes a period from the fiscal year end month:
+year ``2021`` of a September year end is 2020-10-01..2021-09-30 (durations) or 2021-09-30 (instants).
+"""
+
+from __future__ import annotations
+
+import calendar
+import datetime as dt
+import re
+from dataclasses import dataclass, field
+from decimal import Decimal
+
+from schema.models import DocumentInfo, Fact, Page
+
+PARSER_VERSION = "hk_statements/1"
+
+# ---------------------------------------------------------------------------------------------- titles
+
+
+def _compact(text: str) -> str:
+    return re.sub(r"\s+", "", text).casefold()
+
+
+_CJK = re.compile(r"[\u3000-\u303f\u3400-\u9fff\uff00-\uffef]")
+
+
+def _split_lang(text: str) -> tuple[str, str]:
+    """(English part, Chinese part) of a bilingual cell text: English is what precedes the first CJK."""
+    m = _CJK.search(text)
+    if not m:
+        return text.strip(), ""
+    return text[: m.start()].strip(), text[m.start() :].strip()
+
+
+_TRAIL = re.compile(r"(\(continued\)|（續）|\(續\)|續)$")
+_LEAD_NUM = re.compile(r"^(\d{1,2}\.?|\([a-z]\))")
+
+_EN_TITLES = {
+    "consolidatedstatementofprofitorloss": ("income", True),
+    "consolidatedstatementofprofitorlossandothercomprehensiveincome": ("income", True),
+    "consolidatedstatementofprofitandlossandothercomprehensiveincome": ("income", True),
+    "consolidatedstatementofcomprehensiveincome": ("income", True),
+    "consolidatedincomestatement": ("income", True),
+    "consolidatedstatementoffinancialposition": ("balance", True),
+    "consolidatedbalancesheet": ("balance", True),
+    "consolidatedstatementofcashflows": ("cashflow", True),
+    "consolidatedcashflowstatement": ("cashflow", True),
+    "statementoffinancialpositionofthecompany": ("balance", False),
+    "statementoffinancialpositionandreservemovementofthecompany": ("balance", False),
+    "statementoffinancialpositionandreservesofthecompany": ("balance", False),
+    "companystatementoffinancialposition": ("balance", False),
+    "fiveyearfinancialsummary": ("key_figures", True),
+    "five-yearfinancialsummary": ("key_figures", True),
+    "financialsummary": ("key_figures", True),
+}
+_ZH_TITLES = {
+    "綜合損益表": ("income", True),
+    "綜合損益及其他全面收益表": ("income", True),
+    "綜合全面收益表": ("income", True),
+    "綜合財務狀況表": ("balance", True),
+    "綜合現金流量表": ("cashflow", True),
+    "本公司財務狀況表": ("balance", False),
+    "財務概要": ("key_figures", True),
+    "五年財務概要": ("key_figures", True),
+}
+
+
+def _title_kind(line: str, nxt: str = "") -> tuple[str, bool] | None:
+    """The statement a title line names, or None. Tries the line, then the line joined with the next
+    (titles wrapped over two lines)."""
+    for text in (line, f"{line} {nxt}" if nxt else None):
+        if not text:
+            continue
+        en, zh = _split_lang(text)
+        en_c = _TRAIL.sub("", _LEAD_NUM.sub("", _compact(en)))
+        zh_c = _TRAIL.sub("", re.sub(r"^\d{1,2}\.", "", _compact(zh)))
+        if en_c:
+            hit = _EN_TITLES.get(en_c)
+            if hit and (not zh_c or zh_c in _ZH_TITLES):
+                return hit
+        elif zh_c and zh_c in _ZH_TITLES:
+            return _ZH_TITLES[zh_c]
+    return None
+
+
+# ------------------------------------------------------------------------------------- headers, units
+
+_ZH_DIGITS = {"零": "0", "〇": "0", "一": "1", "二": "2", "三": "3", "四": "4", "五": "5", "六": "6",
+              "七": "7", "八": "8", "九": "9"}
+_YEAR_TOKEN = re.compile(r"^(?:(?:19|20)\d\d|[零〇一二三四五六七八九]{4}年|\d{1,2}/\d{1,2}/(?:19|20)\d\d)$")
+_HEADER_FILLER = {"notes", "note", "附註", "(restated)", "（經重列）", "(經重列)", "restated"}
+
+
+def _header_columns(line: str) -> list[str] | None:
+    toks = [t for t in line.split() if t.casefold() not in _HEADER_FILLER]
+    if toks and all(_YEAR_TOKEN.match(t) for t in toks):
+        return toks
+    return None
+
+
+def _column_date(col: str, fye_month: int, fye_day: int | None) -> tuple[int, dt.date | None]:
+    """(fiscal year, explicit date or None) of a column header."""
+    m = re.match(r"^(\d{1,2})/(\d{1,2})/(\d{4})$", col)
+    if m:
+        d = dt.date(int(m.group(3)), int(m.group(2)), int(m.group(1)))
+        return d.year if d.month >= fye_month or fye_month == 12 else d.year, d
+    if col.endswith("年"):
+        col = "".join(_ZH_DIGITS.get(c, "") for c in col[:-1])
+    return int(col), None
+
+
+_UNIT_PATTERNS = [  # (regex, currency, scale, per_share_unit_symbol)
+    (re.compile(r"(HK\$|港元)\s*(?:million|m\b|百萬)|百萬港元"), "HKD", 6),
+    (re.compile(r"(RMB|人民幣)\s*(?:million|百萬)|人民幣百萬元"), "CNY", 6),
+    (re.compile(r"(S\$)\s*(?:million)"), "SGD", 6),
+    (re.compile(r"HK\$\s*[’'‘`]\s*000|千港元"), "HKD", 3),
+    (re.compile(r"RMB\s*[’'‘`]\s*000|人民幣千元"), "CNY", 3),
+    (re.compile(r"S\$\s*[’'‘`]\s*000|千新加坡元"), "SGD", 3),
+    (re.compile(r"US\$\s*[’'‘`]\s*000|千美元"), "USD", 3),
+    (re.compile(r"(?<![A-Z])HK\$(?![’'‘`\w])|^港元$|\s港元(\s|$)|^港元\s"), "HKD", 0),
+    (re.compile(r"(?<![A-Z])RMB(?![’'‘`\w])|人民幣元"), "CNY", 0),
+    (re.compile(r"(?<![A-Z])S\$(?![’'‘`\w])"), "SGD", 0),
+]
+_UNIT_TOKEN = re.compile(
+    r"^(?:HK\$|RMB|S\$|US\$)\s*[’'‘`]?\s*(?:000|million)?$|^(?:千港元|港元|人民幣千元|人民幣元|千新加坡元|港仙)$"
+)
+
+
+def _unit_line(line: str) -> tuple[str, str, int] | None:
+    """(printed unit, currency, scale) when the line is a units line ("Notes HK$'000 HK$'000")."""
+    toks = [t for t in line.split() if t.casefold() not in _HEADER_FILLER]
+    if not toks or not all(_UNIT_TOKEN.match(t) for t in toks):
+        return None
+    for tok in toks:
+        for rx, ccy, scale in _UNIT_PATTERNS:
+            if rx.search(tok):
+                return tok, ccy, scale
+    return None
+
+
+# ------------------------------------------------------------------------------------------ row values
+
+_NUM = r"\(?-?\d[\d,]*(?:\.\d+)?\)?"
+_VALUE = re.compile(
+    r"(?:^|(?<=\s))("
+    r"HK\s?\(?\d[\d,]*(?:\.\d+)?\)?\s?cents"  # HK(8.55) cents
+    r"|(?:HK\$|RMB|S\$|US\$)?" + _NUM + r"(?:\s?(?:HK\s?cents|cents|港仙|仙))?"
+    r"|[–—\-−]"
+    r")$"
+)
+_NOTE_REF = re.compile(  # case-sensitive: "(a)" is a note, "(RMB)" is not
+    r"\s+(?:[Nn]otes?\s*)?(?:\d{1,2}(?:\.\d{1,2})?(?:\([a-z0-9]{1,4}\))?(?:\s*,\s*\d{1,2}(?:\([a-z0-9]{1,4}\))?)*"
+    r"|\([a-z]{1,4}\)|[a-h]|[ivx]{1,4})$"
+)
+
+
+def _values_from_right(line: str) -> list[tuple[str, int]]:
+    """Numeric tokens at the end of the line, rightmost last, each with its start offset."""
+    out: list[tuple[str, int]] = []
+    end = len(line)
+    while True:
+        m = _VALUE.search(line[:end].rstrip())
+        if not m:
+            break
+        out.append((m.group(1), m.start(1)))
+        end = m.start(1)
+        if end == 0:
+            break
+    out.reverse()
+    return out
+
+
+def _strip_note(label: str) -> str:
+    label = label.strip()
+    while True:
+        new = _NOTE_REF.sub("", " " + label).strip()
+        if new == label or not new:
+            return label
+        label = new
+
+
+@dataclass
+class _Parsed:
+    value: Decimal | None
+    cents: bool
+
+
+def _parse_value(tok: str) -> _Parsed:
+    tok = tok.strip()
+    if re.fullmatch(r"[–—\-−]", tok):
+        return _Parsed(None, False)
+    cents = bool(re.search(r"cents|港仙|仙", tok))
+    core = re.sub(r"HK\s?cents|cents|港仙|仙|HK\$|RMB|S\$|US\$|HK", "", tok).strip()
+    neg = core.startswith("(") or core.startswith("-")
+    digits = core.strip("()-").replace(",", "")
+    value = Decimal(digits)
+    return _Parsed(-value if neg else value, cents)
+
+
+# ------------------------------------------------------------------------------------------- labels
+
+_CONNECTOR_END = re.compile(
+    r"(?:\b(?:of|and|in|to|on|at|for|from|through|by|with|the|a|an|or|under|into|over|less|net of|"
+    r"arising|between|within|per)|[,/&(–—\-])$",
+    re.IGNORECASE,
+)
+_DEPENDENT = re.compile(
+    r"^(?:owners? of the company|owners? ofthe company|equity holders of the company|non-controlling interests?"
+    r"|basic|diluted|basic and diluted|本公司擁有人|非控股權益|基本|攤薄|基本及攤薄)\b",
+    re.IGNORECASE,
+)
+_DASH_START = re.compile(r"^[–—\-－−]")
+_PER_SHARE = re.compile(r"per share|每股", re.IGNORECASE)
+_EPS_ROW = re.compile(r"^(?:[–—\-－−]\s*)?(?:basic|diluted|基本|攤薄)", re.IGNORECASE)
+
+
+def _starts_lower(text: str) -> bool:
+    return bool(text) and text[0].islower()
+
+
+def _is_caps(text: str) -> bool:
+    letters = [c for c in text if c.isalpha() and c.isascii()]
+    return len(letters) >= 2 and all(c.isupper() for c in letters)
+
+
+def _joins(prev: str, nxt: str) -> bool:
+    """Is ``nxt`` the continuation of the label fragment ``prev``?"""
+    if _starts_lower(nxt):
+        return True
+    if _CONNECTOR_END.search(prev.rstrip()):
+        return True
+    return _is_caps(prev) and _is_caps(nxt)
+
+
+_NOISE = re.compile(
+    r"^(?:[–—\-_=·.]+|–\s*\d+\s*–|-\s*\d+\s*-|B_table.*|N_table.*|\d{1,3}|\(restated\)(?:\s+\(restated\))*"
+    r"|\*?\s*less than .*)$",
+    re.IGNORECASE,
+)
+_FOOTER = re.compile(r"annualreport|年報|interimreport|中期報告", re.IGNORECASE)
+_END = re.compile(
+    r"approved and authorised|approved by the board|signed on its behalf|read in conjunction"
+    r"|accompanying notes|financial statements on pages|^notes?:|^\*|details of ?dividends|董事會於|載於第"
+    r"|statement of ?financial position was approved|statement of financial position of the company was approved",
+    re.IGNORECASE,
+)
+_PERIOD_LINE = re.compile(
+    r"^(?:for the ?year ended|for the ?period|year ended|as at|at\s?\d|截至|於\s*(?:\d|二)|止年度|as at \d)",
+    re.IGNORECASE,
+)
+
+
+# ------------------------------------------------------------------------------------------ engine
+
+
+@dataclass
+class _Column:
+    header: str
+    fiscal_year: int
+    date: dt.date | None
+    group: str | None = None  # e.g. "Remaining Business" (6068); None for the total column
+
+
+@dataclass
+class _Block:
+    statement: str
+    consolidated: bool
+    segments: list[tuple[int, int]] = field(default_factory=list)  # (page index, start line)
+
+
+def _fy_end(year: int, month: int, day: int | None) -> dt.date:
+    last = calendar.monthrange(year, month)[1]
+    return dt.date(year, month, min(day or last, last))
+
+
+class _Reader:
+    def __init__(self, info: DocumentInfo):
+        self.info = info
+        pe = info.period_end
+        self.fye_month = info.fiscal_year_end_month or (pe.month if pe else 12)
+        # day of the fiscal year end (month end in every HK report here)
+        self.fye_day = pe.day if pe and pe.month == self.fye_month else None
+        lang = (info.language or "").casefold()
+        self.zh_only = lang.startswith("zh") and "en" not in lang
+        self.facts: list[Fact] = []
+
+    # ----- periods
+    def _period(self, col: _Column, kind: str) -> tuple[dt.date | None, dt.date, str]:
+        if col.date is not None:
+            end = col.date
+        else:
+            end = _fy_end(col.fiscal_year, self.fye_month, self.fye_day)
+        if kind == "instant":
+            return None, end, "instant"
+        prev = _fy_end(end.year - 1, end.month, self.fye_day if col.date is None else end.day)
+        return prev + dt.timedelta(days=1), end, "duration"
+
+    # ----- one statement
+    def read_block(self, block: _Block, pages: list[Page]) -> None:
+        st = _State(block)
+        for seg_no, (pi, start) in enumerate(block.segments):
+            page = pages[pi]
+            lines = page.text.split("\n")
+            st.new_page()
+            for li in range(start, len(lines)):
+                if not self._line(st, page.page, li + 1, lines[li].strip(), seg_no == 0 and li == start):
+                    break
+
+    def _label_parts(self, text: str) -> str:
+        en, zh = _split_lang(text)
+        if self.zh_only:
+            return (en + zh).strip() if not en or _CJK.search(text) else en
+        return en
+
+    def _line(self, st: "_State", page_no: int, row: int, line: str, first: bool) -> bool:
+        """Consume one line; False ends the page segment."""
+        if not line or _NOISE.match(line):
+            return True
+        if _FOOTER.search(_compact(line)) and len(line) < 90:
+            return True
+        if st.in_header:
+            if _title_kind(line):
+                return True
+        if _END.search(line):
+            return False
+        cols = _header_columns(line)
+        if cols:
+            st.set_columns(cols, self)
+            st.pending, st.heading, st.heading_used, st.last_row = [], None, True, None
+            st.in_header = False
+            st.after_header = True
+            return True
+        unit = _unit_line(line)
+        if unit:
+            if not st.unit_on_page:  # "HK$'000" then "千港元": keep the first (English) spelling
+                st.unit, st.unit_on_page = unit, True
+            return True
+        if st.in_header or st.columns is None:
+            if not _PERIOD_LINE.match(line) and not _title_kind(line):
+                st.superheader.append(line)
+            return True
+        if st.statement == "key_figures":
+            self._key_section(st, line)
+        if st.after_header and (_PERIOD_LINE.match(line) or re.fullmatch(r"[^\d]*(?:止年度|九月三十日|三月三十一日)+[^\d]*", line)):
+            return True  # period captions between column header lines
+        vals = _values_from_right(line)
+        n = len(st.columns)
+        counts = sorted({n, len(st.year_groups)}, reverse=True)
+        use = next((c for c in counts if len(vals) >= c), None)
+        if use is None:
+            self._text(st, line)
+            return True
+        st.after_header = False
+        label_text = line[: vals[-use][1]].strip()
+        self._row(st, page_no, row, _strip_note(label_text), [v for v, _ in vals[-use:]])
+        return True
+
+    # ----- text lines (no values)
+    def _text(self, st: "_State", line: str) -> None:
+        text = self._label_parts(_strip_note(line))
+        if not text:  # a Chinese-only wrap line on a bilingual page
+            return
+        st.after_header = False
+        if not st.pending and st.last_row and _starts_lower(text):
+            for f in st.last_row:
+                f.label = f"{f.label} {text}".strip() if f.label else text
+            st.last_label = st.last_row[0].label
+            return
+        st.last_row = None
+        if st.pending and _joins(st.pending[-1], text):
+            st.pending.append(text)
+        else:
+            if st.pending:
+                st.set_heading(" ".join(st.pending))
+            st.pending = [text]
+        if _PER_SHARE.search(text):
+            st.per_share_heading = " ".join(st.pending)
+
+    def _key_section(self, st: "_State", line: str) -> None:
+        low = line.casefold()
+        if re.search(r"results|業績|year ended|止年度", low) and not re.search(r"assets|資產", low):
+            st.key_kind = "duration"
+        elif re.search(r"assets|liabilities|financial position|資產|負債|as at|^at ", low):
+            st.key_kind = "instant"
+
+    # ----- value rows
+    def _row(self, st: "_State", page_no: int, row: int, label_text: str, tokens: list[str]) -> None:
+        text = self._label_parts(label_text)
+        if not text and label_text and not self.zh_only:
+            text = ""  # Chinese-only label on a bilingual row: the English is in pending
+        dependent = False
+        if not text:
+            if st.pending:
+                label = " ".join(st.pending)
+            elif st.heading and not st.heading_used:
+                label = st.heading
+                st.heading_used = True
+            else:
+                label = None
+        elif _DASH_START.match(text) or (_DEPENDENT.match(text) and not _PER_SHARE.search(text)):
+            if st.pending:
+                st.set_heading(" ".join(st.pending))
+            label, dependent = text, _depends_on(text, st.heading, st.per_share_heading)
+        elif st.pending and _joins(st.pending[-1], text):
+            label = " ".join(st.pending + [text])
+        else:
+            if st.pending:
+                st.set_heading(" ".join(st.pending))
+            label = text
+        st.pending = []
+        if label and st.heading and _compact(label) == _compact(st.heading):
+            st.heading_used = True  # the heading's own total row
+        if dependent and st.heading:
+            parent = st.heading.rstrip(":：").strip()
+            if _EPS_ROW.match(text) and st.per_share_heading and st.per_share_heading != st.heading:
+                parent = f"{st.per_share_heading.rstrip(':：').strip()} {parent}"
+            label = f"{parent} {text}"
+        if label and _PER_SHARE.search(label) and not _EPS_ROW.match(text or ""):
+            st.per_share_heading = None if not _PER_SHARE.search(st.heading or "") else st.per_share_heading
+        per_share = bool(label and (_PER_SHARE.search(label) or (dependent and _EPS_ROW.match(text))))
+        self._emit(st, page_no, row, label, tokens, per_share)
+
+    def _emit(self, st: "_State", page_no: int, row: int, label: str | None, tokens: list[str], per_share: bool) -> None:
+        cols = st.columns if len(tokens) == len(st.columns) else st.total_columns()
+        printed_unit, ccy, scale = st.unit or ("", self.info.currency, None)
+        if scale is None and not per_share:
+            st.last_row, st.last_label = None, None
+            return  # no unit line found: refuse to guess the scale
+        ccy = ccy or self.info.currency
+        if st.statement in ("income", "cashflow"):
+            kind = "duration"
+        elif st.statement == "balance":
+            kind = "instant"
+        else:
+            kind = _key_kind(label, st.key_kind)
+        if per_share:
+            kind = "instant" if st.statement == "balance" else "duration"
+        opening = False
+        if st.statement == "cashflow" and label:
+            if re.search(r"at (?:the )?end of|年終|年末|期末", label, re.IGNORECASE):
+                kind = "instant"
+            elif re.search(r"at (?:the )?beginning of|年初|期初", label, re.IGNORECASE):
+                kind, opening = "instant", True
+        made: list[Fact] = []
+        for ci, (tok, col) in enumerate(zip(tokens, cols)):
+            parsed = _parse_value(tok)
+            if parsed.value is None:
+                continue
+            start, end, ptype = self._period(col, kind)
+            if opening:  # cash at the beginning of the year: the prior year end
+                end = _fy_end(end.year - 1, end.month, self.fye_day) if col.date is None else end.replace(year=end.year - 1)
+            if per_share:
+                cents = parsed.cents or bool(re.search(r"cents|港仙", label or "", re.IGNORECASE))
+                value = parsed.value / 100 if cents else parsed.value
+                unit = f"{ccy}/share"
+                if cents:
+                    m = re.search(r"(Singapore cents|HK cents|RMB cents|cents|港仙)", f"{tok} {label}", re.IGNORECASE)
+                    orig = m.group(1) if m else "cents"
+                    if orig.casefold() == "cents" and ccy == "HKD" and "HK" in tok:
+                        orig = "HK cents"
+                else:
+                    m = re.search(r"\((HK\$|RMB|S\$|US\$|港元|人民幣)\)|（(港元|人民幣)）", label or "")
+                    orig = (m.group(1) or m.group(2)) if m else {"HKD": "HK$", "CNY": "RMB", "SGD": "S$"}.get(ccy, ccy)
+                sc = -2 if cents else 0
+            else:
+                value = parsed.value * (Decimal(10) ** scale)
+                unit, orig, sc = ccy, printed_unit, scale
+            dims = {"segment": col.group} if col.group else {}
+            made.append(
+                Fact(
+                    label=label,
+                    value=value,
+                    value_text=tok,
+                    unit=unit,
+                    scale=sc,
+                    original_unit=orig,
+                    period_start=start,
+                    period_end=end,
+                    period_type=ptype,
+                    dimensions=dims,
+                    statement=st.statement,
+                    consolidated=st.consolidated,
+                    page=page_no,
+                    locator=f"p{page_no} r{row} c{ci + 1}",
+                    column=col.header,
+                )
+            )
+        self.facts.extend(made)
+        st.last_row = made or None
+        st.last_label = label
+
+
+def _depends_on(text: str, heading: str | None, per_share_heading: str | None) -> bool:
+    """Does a row label only make sense with its heading in front?"""
+    if not heading:
+        return False
+    if _DASH_START.match(text):
+        return True
+    if _EPS_ROW.match(text):
+        return bool(_PER_SHARE.search(heading) or per_share_heading)
+    if re.search(r"non-controlling|非控股", text, re.IGNORECASE) and re.search(r"owners?|擁有人", heading, re.IGNORECASE):
+        return False  # "Capital and reserves attributable to owners" does not head the NCI row
+    return bool(re.search(r"attributable|應佔", heading, re.IGNORECASE))
+
+
+def _key_kind(label: str | None, section: str) -> str:
+    low = (label or "").casefold()
+    if re.search(r"profit|loss|revenue|turnover|income|expense|per share|taxation|cost|溢利|虧損|收入|收益|營業額|稅", low):
+        return "duration"
+    if re.search(r"assets|liabilities|equity|financial position|capital|reserves|資產|負債|權益|虧絀", low):
+        return "instant"
+    return section
+
+
+class _State:
+    def __init__(self, block: _Block):
+        self.statement = block.statement
+        self.consolidated = block.consolidated
+        self.columns: list[_Column] | None = None
+        self.year_groups: list[list[int]] = []
+        self.unit: tuple[str, str, int] | None = None
+        self.superheader: list[str] = []
+        self.key_kind = "duration"
+        self.new_page()
+
+    def new_page(self) -> None:
+        self.in_header = True
+        self.after_header = False
+        self.pending: list[str] = []
+        self.heading: str | None = None
+        self.heading_used = True
+        self.per_share_heading: str | None = None
+        self.last_row: list[Fact] | None = None
+        self.last_label: str | None = None
+        self.superheader = []
+        self.unit_on_page = False
+
+    def set_heading(self, text: str) -> None:
+        self.heading, self.heading_used = text, False
+        if not _PER_SHARE.search(text) and self.per_share_heading and not re.search(
+            r"continuing|discontinued|持續|終止", text, re.IGNORECASE
+        ):
+            self.per_share_heading = None
+
+    def set_columns(self, tokens: list[str], reader: _Reader) -> None:
+        cols = []
+        for tok in tokens:
+            fy, date = _column_date(tok, reader.fye_month, reader.fye_day)
+            cols.append(_Column(tok, fy, date))
+        if self.columns is not None and [c.header for c in self.columns] != tokens and len(self.columns) == len(cols):
+            # the same columns printed again in the other language (2021 / 二零二一年): keep the first
+            if [c.fiscal_year for c in self.columns] == [c.fiscal_year for c in cols]:
+                return
+        groups: dict[str, list[int]] = {}
+        for i, c in enumerate(cols):
+            groups.setdefault(c.header, []).append(i)
+        self.year_groups = list(groups.values()) if len(groups) < len(cols) else [[i] for i in range(len(cols))]
+        if len(groups) < len(cols):
+            names = _group_names(self.superheader, len(cols) - len(groups))
+            for g in self.year_groups:
+                for k, i in enumerate(g[:-1]):
+                    cols[i].group = names[k % len(names)] if names else f"column {k + 1}"
+        self.columns = cols
+
+    def total_columns(self) -> list[_Column]:
+        return [self.columns[g[-1]] for g in self.year_groups]
+
+
+def _group_names(lines: list[str], count: int) -> list[str]:
+    """Names of the sub-columns of a year ("Remaining Business", "Affected Entities") from the header
+    lines above the years (one word per sub-column per line)."""
+    rows = [ln.replace("*", "").split() for ln in lines if not _CJK.search(ln)]
+    rows = [r for r in rows if len(r) == count]
+    if not rows:
+        return []
+    names = [" ".join(parts) for parts in zip(*rows)]
+    # names repeat per year: keep the distinct ones in order
+    seen: list[str] = []
+    for n in names:
+        if n not in seen:
+            seen.append(n)
+    return seen
+
+
+# ------------------------------------------------------------------------------------------ locate
+
+
+def _find_blocks(pages: list[Page]) -> list[_Block]:
+    blocks: list[_Block] = []
+    prev: _Block | None = None
+    prev_page = -2
+    for pi, page in enumerate(pages):
+        lines = [ln.strip() for ln in page.text.split("\n")]
+        meaningful = [i for i, ln in enumerate(lines) if ln and not _NOISE.match(ln)]
+        found: tuple[int, tuple[str, bool]] | None = None
+        for rank, i in enumerate(meaningful):
+            nxt = lines[meaningful[rank + 1]] if rank + 1 < len(meaningful) else ""
+            kind = _title_kind(lines[i], nxt)
+            if not kind:
+                continue
+            consolidated = kind[1]
+            if consolidated and rank > 8:
+                continue  # consolidated titles head their page; deeper ones are prose or notes
+            if kind[0] == "key_figures" and rank > 3:
+                continue
+            # a statement has its column header soon after the title (tables of contents do not)
+            window = meaningful[rank + 1 : rank + 16]
+            if not any(_header_columns(lines[j]) for j in window):
+                continue
+            found = (i, kind)
+            break
+        if found:
+            i, (statement, consolidated) = found
+            if prev and prev.statement == statement and prev.consolidated == consolidated and prev_page == pi - 1:
+                prev.segments.append((pi, i))
+            else:
+                prev = _Block(statement, consolidated, [(pi, i)])
+                blocks.append(prev)
+            prev_page = pi
+            continue
+        # untitled continuation page (results announcements): starts with the column header
+        if prev and prev_page == pi - 1 and meaningful and _header_columns(lines[meaningful[0]]):
+            prev.segments.append((pi, meaningful[0]))
+            prev_page = pi
+            continue
+        prev = None
+    return blocks
+
+
+def statement_pages(pages: list[Page]) -> dict[str, list[int]]:
+    """statement kind ("income", "balance", "cashflow", "key_figures", "company_balance") -> 1-based
+    pages where it was found (for reports and tests)."""
+    out: dict[str, list[int]] = {}
+    for b in _find_blocks(pages):
+        key = b.statement if b.consolidated else f"company_{b.statement}"
+        out.setdefault(key, []).extend(pages[pi].page for pi, _ in b.segments)
+    return out
+
+
+def extract(pages: list[Page], info: DocumentInfo) -> list[Fact]:
+    """Every printed row of the HK statements as facts (base units, exact decimals, page-cited).
+
+    Returns [] for documents that carry no company metrics (ETF fund statements, MD&A extracts)."""
+    if not info.company_metrics or info.form in ("fund_fs", "mda_extract"):
+        return []
+    reader = _Reader(info)
+    for block in _find_blocks(pages):
+        reader.read_block(block, pages)
+    return reader.facts

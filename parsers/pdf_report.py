@@ -1,0 +1,75 @@
+"""A-share / Hong Kong (and US fallback) PDF report -> ParsedDocument.
+
+``parse(path)``: page text for every physical page (OCR where a page has no text layer), recognition
+(market, company, kind, period; ``parsers.recognise``), then statement extraction by market:
+``parsers.cn_statements.extract(pages, info)`` for "A", ``parsers.hk_statements.extract(pages, info)``
+for "HK". Extraction is skipped for US PDFs (their numbers come from XBRL) and for documents that carry
+no company metrics (ETF fund statements, MD&A extracts). The extractor modules are imported lazily:
+when one does not exist yet (or has no ``extract``), the document gets no facts and a warning.
+Errors: ``ParseError`` for unreadable files, ``UnrecognisedDocument`` when the kind/period is unknown.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable, Mapping
+from pathlib import Path
+
+from parsers.pdf_pages import read_pages
+from parsers.recognise import recognise_pdf
+from schema.errors import ParseError
+from schema.models import DocumentInfo, Fact, Page, ParsedDocument
+
+PARSER = "pdf_report/1"
+
+Extractor = Callable[[list[Page], DocumentInfo], list[Fact]]
+DEFAULT_EXTRACTORS: dict[str, str] = {"A": "parsers.cn_statements", "HK": "parsers.hk_statements"}
+
+
+def is_pdf(path: str | Path) -> bool:
+    """True when the file starts with the ``%PDF-`` signature (within its first 1 KiB)."""
+    try:
+        with open(path, "rb") as fh:
+            return b"%PDF-" in fh.read(1024)
+    except OSError:
+        return False
+
+
+def _load_extractor(module_name: str) -> Extractor | None:
+    try:
+        module = importlib.import_module(module_name)
+    except ModuleNotFoundError as exc:
+        if exc.name and module_name.startswith(exc.name):
+            return None
+        raise
+    fn = getattr(module, "extract", None)
+    return fn if callable(fn) else None
+
+
+def parse(
+    path: str | Path,
+    statement_extractors: Mapping[str, Extractor | str | None] | None = None,
+    *,
+    ocr: bool | str = "auto",
+    ocr_engine=None,
+) -> ParsedDocument:
+    """Parse one PDF report. ``statement_extractors`` maps a market ("A", "HK") to a callable
+    ``(pages, info) -> list[Fact]`` or a module name with ``extract``; default ``DEFAULT_EXTRACTORS``."""
+    path = Path(path)
+    if not is_pdf(path):
+        if not path.is_file():
+            raise ParseError(str(path), "file not found")
+        raise ParseError(str(path), "not a PDF (no %PDF- header)")
+    warnings: list[str] = []
+    pages = read_pages(path, ocr=ocr, engine=ocr_engine, warnings=warnings)
+    info = recognise_pdf(path, pages)
+    facts: list[Fact] = []
+    extractors = dict(DEFAULT_EXTRACTORS if statement_extractors is None else statement_extractors)
+    if info.company_metrics and info.market in ("A", "HK"):
+        target = extractors.get(info.market)
+        fn = _load_extractor(target) if isinstance(target, str) else target
+        if fn is None:
+            warnings.append(f"no statement extractor for market {info.market}: pages only")
+        else:
+            facts = list(fn(pages, info))
+    return ParsedDocument(info=info, pages=pages, facts=facts, parser=PARSER, warnings=warnings)

@@ -1,0 +1,245 @@
+"""The warehouse over the US XBRL corpus: exact metrics with provenance, equal to SEC companyfacts,
+idempotent ingest, rebuild after deleting the DuckDB file, atomic failures."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+import sys
+from collections import defaultdict
+from decimal import Decimal
+from pathlib import Path
+
+import pytest
+
+from conftest import require_corpus
+from filings import Filings
+from mappings.metrics import concept_index, metrics
+from warehouse import store
+
+TABLES = ["documents", "pages", "facts", "document_metrics", "financial_metrics", "companies", "securities", "aliases"]
+
+
+def _us_paths() -> list[Path]:
+    return [require_corpus("us", "ixbrl"), require_corpus("us", "xbrl")]
+
+
+@pytest.fixture(scope="module")
+def us_home(tmp_path_factory):
+    home = tmp_path_factory.mktemp("us_home")
+    with Filings(home) as f:
+        report = f.ingest(*_us_paths())
+    assert report.failed == [], [r.reason for r in report.failed]
+    assert report.count("added") == 14
+    return home
+
+
+def _snapshot(home: Path) -> dict[str, list]:
+    con = store.connect(home, read_only=True)
+    try:
+        snap = {}
+        for t in TABLES:
+            cols = [c[0] for c in con.execute(f"DESCRIBE {t}").fetchall() if c[0] not in {"ingested_at", "path"}]
+            snap[t] = con.execute(f"SELECT {', '.join(cols)} FROM {t} ORDER BY ALL").fetchall()
+        return snap
+    finally:
+        con.close()
+
+
+def _companyfacts(cik: str) -> dict:
+    return json.loads(require_corpus("us", "companyfacts", f"CIK{cik}.json").read_text())["facts"]
+
+
+def test_every_filing_ingested_with_identity(us_home):
+    con = store.connect(us_home, read_only=True)
+    docs = {r[0]: r[1:] for r in con.execute(
+        "SELECT stock_code || ' ' || form || ' ' || fiscal_year || ' ' || fiscal_period, market, company_id, currency,"
+        " accounting_standard FROM documents").fetchall()}
+    # identities typed from the corpus README (us/README.md) and the filings' cover pages
+    for key in ["AAPL 10-K 2024 FY", "AAPL 10-Q 2025 Q2", "NVDA 10-K 2024 FY", "NVDA 10-K 2025 FY",
+                "NVDA 10-Q 2026 Q2", "WMT 10-K 2025 FY", "HD 10-K 2025 FY", "WFC 10-K 2024 FY", "IBM 10-K 2024 FY",
+                "AAPL 10-K 2010 FY", "AAPL 10-K 2023 FY", "MSFT 10-K 2015 FY", "NFLX 10-K 2009 FY",
+                "NFLX 10-Q 2010 Q3"]:
+        assert key in docs, f"{key} missing; have {sorted(docs)}"
+        market, company_id, currency, standard = docs[key]
+        assert (market, currency, standard) == ("US", "USD", "US_GAAP")
+        assert company_id
+    assert docs["NVDA 10-K 2025 FY"][1] == "nvidia"
+
+
+@pytest.mark.parametrize("cik,code", [("0000320193", "AAPL"), ("0001045810", "NVDA")])
+def test_metrics_equal_sec_companyfacts(us_home, cik, code):
+    """Every canonical metric value of Apple and Nvidia equals companyfacts for the same concept and period."""
+    facts = _companyfacts(cik)
+    con = store.connect(us_home, read_only=True)
+    rows = con.execute(
+        """SELECT fm.metric_name, fm.metric_value, fm.fiscal_year, fm.fiscal_period, f.concept, f.unit,
+                  f.period_start, f.period_end, d.form
+           FROM financial_metrics fm JOIN facts f ON f.document_id = fm.document_id AND f.locator = fm.page
+           JOIN documents d ON d.document_id = fm.document_id
+           WHERE fm.stock_code = ? AND f.dimensions IS NULL""", [code]).fetchall()
+    assert len(rows) > 100
+    checked = 0
+    for metric, value, fy, fp, concept, unit, start, end, form in rows:
+        prefix, local = concept.split(":")
+        entries = facts.get(prefix, {}).get(local, {}).get("units", {}).get(unit.replace("/", "/"), [])
+        same = [e for e in entries if e["end"] == end.isoformat() and e.get("start") == (start.isoformat() if start else None)]
+        assert same, f"{code} {metric} {concept} {start}..{end} not in companyfacts"
+        values = {Decimal(str(e["val"])) for e in same}
+        assert value in values, f"{code} {metric} {fy} {fp} {concept}: {value} not in {values}"
+        checked += 1
+    assert checked == len(rows)
+
+
+def test_every_tagged_canonical_metric_is_in_financial_metrics(us_home):
+    """For each filing, every canonical concept it tags without dimensions for its own period shows up as a
+    metric row for that period."""
+    con = store.connect(us_home, read_only=True)
+    index = concept_index()
+    docs = con.execute("SELECT document_id, stock_code, fiscal_year, fiscal_period, period_end FROM documents").fetchall()
+    for document_id, code, fy, fp, period_end in docs:
+        tagged = con.execute(
+            """SELECT DISTINCT concept, unit, period_type FROM facts WHERE document_id = ? AND dimensions IS NULL
+               AND value IS NOT NULL AND period_end = ?""", [document_id, period_end]).fetchall()
+        expected = set()
+        for concept, unit, ptype in tagged:
+            for mid, _ in index.get(concept, []):
+                m = metrics()[mid]
+                unit_ok = {"money": unit == "USD", "per_share": "/" in (unit or ""), "shares": unit == "shares"}[m.kind]
+                if unit_ok and m.period == ptype:
+                    expected.add(mid)
+        have = {r[0] for r in con.execute(
+            "SELECT DISTINCT metric_name FROM financial_metrics WHERE stock_code = ? AND fiscal_year = ?",
+            [code, fy]).fetchall()}
+        assert expected <= have, f"{code} {fy} {fp}: missing {expected - have}"
+
+
+def test_balance_sheet_identity_from_facts(us_home):
+    con = store.connect(us_home, read_only=True)
+    rows = con.execute(
+        """SELECT a.document_id, a.period_end, a.value, le.value FROM facts a JOIN facts le
+           ON a.document_id = le.document_id AND a.period_end = le.period_end
+           WHERE a.concept = 'us-gaap:Assets' AND le.concept = 'us-gaap:LiabilitiesAndStockholdersEquity'
+             AND a.dimensions IS NULL AND le.dimensions IS NULL""").fetchall()
+    assert len(rows) >= 10
+    for _doc, _end, assets, total in rows:
+        assert assets == total
+
+
+def test_fiscal_years_end_in_their_calendar_year(us_home):
+    con = store.connect(us_home, read_only=True)
+    got = dict(con.execute(
+        """SELECT stock_code || ' ' || fiscal_year || ' ' || fiscal_period, period_end FROM financial_metrics
+           WHERE metric_name = 'revenue' AND stock_code IN ('NVDA', 'WMT', 'HD', 'AAPL')""").fetchall())
+    # period ends typed from the filings' cover pages
+    assert str(got["NVDA 2024 FY"]) == "2024-01-28"
+    assert str(got["NVDA 2025 FY"]) == "2025-01-26"
+    assert str(got["WMT 2025 FY"]) == "2025-01-31"
+    assert str(got["HD 2025 FY"]) == "2025-02-02"
+    assert str(got["AAPL 2024 FY"]) == "2024-09-28"
+    assert str(got["NVDA 2026 Q2"]) == "2025-07-27"
+
+
+def test_comparatives_answer_for_earlier_years(us_home):
+    """A FY2024 10-K alone answers for FY2023 and FY2022 (comparatives, marked as such)."""
+    con = store.connect(us_home, read_only=True)
+    rows = con.execute(
+        """SELECT fiscal_year, source_kind, metric_value FROM financial_metrics
+           WHERE stock_code = 'WMT' AND metric_name = 'revenue' AND fiscal_period = 'FY' ORDER BY fiscal_year""").fetchall()
+    kinds = {fy: kind for fy, kind, _ in rows}
+    assert kinds[2025] == "own_report" and kinds[2024] == "comparative" and kinds[2023] == "comparative"
+    # Apple FY2023: its own 10-K instance is in the corpus, so the own report wins over the FY2024 comparative
+    row = con.execute("""SELECT source_kind, metric_value FROM financial_metrics WHERE stock_code = 'AAPL'
+                         AND fiscal_year = 2023 AND fiscal_period = 'FY' AND metric_name = 'revenue'""").fetchone()
+    assert row[0] == "own_report"
+    assert row[1] == Decimal("383285000000")  # Apple FY2023 total net sales, $383,285 million
+
+
+def test_second_ingest_changes_nothing(us_home):
+    before = _snapshot(us_home)
+    with Filings(us_home) as f:
+        report = f.ingest(*_us_paths())
+    assert report.count("unchanged") == 14 and report.count("added") == 0 and not report.failed
+    assert _snapshot(us_home) == before
+
+
+def test_rebuild_after_deleting_the_database(us_home, tmp_path):
+    before = _snapshot(us_home)
+    home = tmp_path / "rebuilt"
+    with Filings(home) as f:
+        assert not f.ingest(*_us_paths()).failed
+    after = _snapshot(home)
+    assert after["financial_metrics"] == before["financial_metrics"]
+    assert after["facts"] == before["facts"]
+
+
+def test_bad_input_fails_alone_and_stores_nothing(tmp_path):
+    good = require_corpus("us", "ixbrl", "aapl-10k-fy2024", "aapl-20240928.htm")
+    bad = tmp_path / "bad"
+    bad.mkdir()
+    (bad / "empty.htm").write_bytes(b"")
+    text = good.read_text(encoding="utf-8")
+    (bad / "truncated-20240928.htm").write_text(text[: len(text) // 3], encoding="utf-8")
+    (bad / "page.html").write_text("<html><body><p>Quarterly results</p></body></html>")
+    (bad / "report.htm").write_bytes(require_corpus("cn", "600080_jinhuagufen_2025_q1.pdf").read_bytes()[:4096])
+    files = [bad / "empty.htm", bad / "truncated-20240928.htm", bad / "page.html", bad / "missing.htm", good]
+    with Filings(tmp_path / "home") as f:
+        report = f.ingest(*files)
+        by_name = {Path(r.path).name: r for r in report.results}
+        assert by_name["aapl-20240928.htm"].status == "added"
+        for name in ["empty.htm", "truncated-20240928.htm", "page.html", "missing.htm"]:
+            r = by_name[name]
+            assert r.status == "failed", name
+            assert name in r.reason and "Traceback" not in r.reason and "\n" not in r.reason.strip()
+        n_docs = f.sql("SELECT count(*) AS n FROM documents")["n"][0]
+        assert n_docs == 1
+        orphans = f.sql("SELECT count(*) AS n FROM facts WHERE document_id NOT IN (SELECT document_id FROM documents)")
+        assert orphans["n"][0] == 0
+
+
+def _cli(home: Path, *args: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "filings.cli", *args, "--home", str(home)], capture_output=True,
+                          text=True, timeout=120)
+
+
+@pytest.mark.parametrize("query", [
+    "DELETE FROM financial_metrics",
+    "ATTACH 'other.duckdb'",
+    "COPY facts TO 'out.csv'",
+    "SELECT * FROM read_csv('/etc/passwd')",
+    "SELECT * FROM '/etc/passwd'",
+    "DROP TABLE facts",
+    "SELECT 1; DELETE FROM facts",
+])
+def test_sql_refuses_anything_but_reading_the_warehouse(us_home, query):
+    res = _cli(us_home, "sql", query)
+    assert res.returncode == 2
+    assert "refused" in res.stderr and "Traceback" not in res.stderr
+
+
+def test_cli_sql_and_metrics(us_home):
+    res = _cli(us_home, "sql", "SELECT metric_value FROM financial_metrics WHERE stock_code = 'AAPL' "
+               "AND fiscal_year = 2024 AND fiscal_period = 'FY' AND metric_name = 'revenue'", "--json")
+    assert res.returncode == 0, res.stderr
+    assert json.loads(res.stdout) == [{"metric_value": "391035000000.000000"}]  # $391,035 million, AAPL 10-K
+    res = _cli(us_home, "metrics", "AAPL", "--years", "2022-2024", "--metric", "revenue,eps_diluted", "--json")
+    assert res.returncode == 0, res.stderr
+    rows = json.loads(res.stdout)["rows"]
+    assert {(r["metric"], r["fiscal_year"]) for r in rows if r["fiscal_period"] == "FY"} >= {
+        ("revenue", 2022), ("revenue", 2023), ("revenue", 2024), ("eps_diluted", 2024)}
+    eps = next(r for r in rows if r["metric"] == "eps_diluted" and r["fiscal_year"] == 2024 and r["fiscal_period"] == "FY")
+    assert Decimal(eps["value"]) == Decimal("6.08") and eps["currency"] == "USD"  # diluted EPS $6.08
+    assert all(r["accounting_standard"] == "US_GAAP" and r["doc_name"] for r in rows)
+    res = _cli(us_home, "metrics", "NoSuchCompany")
+    assert res.returncode == 1 and "unknown company" in res.stderr
+    res = _cli(us_home, "companies", "--market", "US", "--json")
+    assert res.returncode == 0 and any(r["company_id"] == "apple" and r["documents"] >= 3 for r in json.loads(res.stdout))
+
+
+def test_facts_keep_exact_decimals(us_home):
+    with Filings(us_home) as f:
+        frame = f.metrics("NVDA", years=2025, metrics="eps_basic", periods="FY")
+    assert len(frame) == 1
+    value = frame["value"][0]
+    assert isinstance(value, Decimal) and value == Decimal("2.97")  # NVDA FY2025 basic EPS $2.97
