@@ -157,13 +157,14 @@ _UNIT_TOKEN = re.compile(
 
 def _unit_line(line: str) -> tuple[str, str, int] | None:
     """(printed unit, currency, scale) when the line is a units line ("Notes HK$'000 HK$'000")."""
-    toks = [t for t in line.split() if t.casefold() not in _HEADER_FILLER]
-    if not toks or not all(_UNIT_TOKEN.match(t) for t in toks):
+    line = re.sub(r"(HK\$|RMB|S\$|US\$)\s+(million)\b", lambda m: f"{m.group(1)}\u00a0{m.group(2)}", line)  # "HK$ million": one token
+    toks = [t for t in line.split(" ") if t and t.casefold() not in _HEADER_FILLER]
+    if not toks or not all(_UNIT_TOKEN.match(t.replace("\u00a0", "")) for t in toks):
         return None
     for tok in toks:
         for rx, ccy, scale in _UNIT_PATTERNS:
-            if rx.search(tok):
-                return tok, ccy, scale
+            if rx.search(tok.replace("\u00a0", " ")):
+                return tok.replace("\u00a0", " "), ccy, scale
     return None
 
 

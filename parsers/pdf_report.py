@@ -5,7 +5,8 @@
 ``parsers.cn_statements.extract(pages, info)`` for "A", ``parsers.hk_statements.extract(pages, info)``
 for "HK". Extraction is skipped for US PDFs (their numbers come from XBRL) and for documents that carry
 no company metrics (ETF fund statements, MD&A extracts). The extractor modules are imported lazily:
-when one does not exist yet (or has no ``extract``), the document gets no facts and a warning.
+when one does not exist yet (or has no ``extract``), or raises, the document gets no facts and a
+warning (its pages remain citable).
 Errors: ``ParseError`` for unreadable files, ``UnrecognisedDocument`` when the kind/period is unknown.
 """
 
@@ -71,5 +72,8 @@ def parse(
         if fn is None:
             warnings.append(f"no statement extractor for market {info.market}: pages only")
         else:
-            facts = list(fn(pages, info))
+            try:
+                facts = list(fn(pages, info))
+            except Exception as exc:  # noqa: BLE001 - pages stay citable when a statement table defeats the extractor
+                warnings.append(f"statement extraction failed ({type(exc).__name__}: {exc}): pages only")
     return ParsedDocument(info=info, pages=pages, facts=facts, parser=PARSER, warnings=warnings)

@@ -181,12 +181,15 @@ _ETF_NAME = re.compile(r"((?:[A-Z0-9][\w&®-]*\s){1,8}(?:ETF|Index Fund))\b")
 
 
 def _issuer_name(rx: re.Pattern, pages: list[Page], defined_as: str) -> str | None:
-    """The issuer's name: the one the report defines as 'the Company' / 本公司, else the one on the
-    cover pages, else the most frequent."""
+    """The issuer's name: the one the report defines as 'the Company' / 本公司, else the one in the
+    running headers/footers, else the one on the cover pages, else the most frequent."""
+    from parsers.pdf_pages import repeated_lines
+
     text = _text(pages)
     marked = re.compile(rx.pattern + defined_as)
-    return (_most_common_name(marked, text) or _most_common_name(rx, _text(pages, 2))
-            or _most_common_name(rx, text))
+    running = "\n".join(sorted(repeated_lines(pages))) if len(pages) >= 3 else ""
+    return (_most_common_name(marked, text) or _most_common_name(rx, running)
+            or _most_common_name(rx, _text(pages, 2)) or _most_common_name(rx, text))
 
 
 def _period_candidates(text: str) -> Counter:
