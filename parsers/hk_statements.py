@@ -132,7 +132,7 @@ def _column_date(col: str, fye_month: int, fye_day: int | None) -> tuple[int, dt
     m = re.match(r"^(\d{1,2})/(\d{1,2})/(\d{4})$", col)
     if m:
         d = dt.date(int(m.group(3)), int(m.group(2)), int(m.group(1)))
-        return d.year if d.month >= fye_month or fye_month == 12 else d.year, d
+        return d.year, d
     if col.endswith("年"):
         col = "".join(_ZH_DIGITS.get(c, "") for c in col[:-1])
     return int(col), None
@@ -416,8 +416,6 @@ class _Reader:
     # ----- value rows
     def _row(self, st: "_State", page_no: int, row: int, label_text: str, tokens: list[str]) -> None:
         text = self._label_parts(label_text)
-        if not text and label_text and not self.zh_only:
-            text = ""  # Chinese-only label on a bilingual row: the English is in pending
         dependent = False
         if not text:
             if st.pending:

@@ -93,10 +93,29 @@ class DocumentInfo(_Model):
     company_metrics: bool = True  # False for ETF fund statements / MD&A extracts: pages only
 
 
+class SectionSpan(_Model):
+    """A named narrative section found in a document, as a span over its pages.
+
+    Offsets are character offsets into ``Page.text`` of the start / end page (end exclusive). A transcript's
+    "pages" are its speaker turns, so a span there covers turns."""
+
+    section: str  # canonical id: business, risk_factors, mdna, market_risk, financial_statements, legal,
+    # controls, chairman_statement, principal_risks, significant_events (重要事项), prepared_remarks, qa, ...
+    title: str | None = None  # the heading as printed ("Item 1A. Risk Factors", "第三节 管理层讨论与分析")
+    page_start: int
+    char_start: int = 0
+    page_end: int
+    char_end: int | None = None  # None: to the end of page_end
+    confidence: float = 1.0  # 0..1
+    pointer: bool = False  # the section only points elsewhere ("incorporated herein by reference", 详见…)
+    attrs: dict[str, str] = Field(default_factory=dict)  # e.g. speaker, role, exchange id for Q&A
+
+
 class ParsedDocument(_Model):
     info: DocumentInfo
     pages: list[Page] = Field(default_factory=list)
     facts: list[Fact] = Field(default_factory=list)
+    sections: list[SectionSpan] = Field(default_factory=list)
     parser: str  # parser module name and version, e.g. "us_xbrl/1"
     warnings: list[str] = Field(default_factory=list)
 
@@ -119,6 +138,30 @@ class FinancialMetric(_Model):
     page: str | None  # physical page number or XBRL locator
     source_kind: SourceKind
     restated: bool = False
+
+
+class SearchUnit(_Model):
+    """A small search unit (~220 words; Chinese by characters) inside a larger context window (~650 words).
+
+    ``text`` is an exact substring of the page text: ``pages.text[char_start:char_end]`` of its page."""
+
+    unit_id: str  # stable: sha256 of (document_id, page, char_start, char_end)[:32]
+    document_id: str
+    doc_name: str
+    page: int  # 1-based physical page (a transcript turn number for transcripts)
+    char_start: int
+    char_end: int
+    text: str
+    window_id: str  # the context window this unit sits in
+    section: str | None = None
+    kind: Literal["narrative", "table", "transcript"] = "narrative"
+    company_id: str | None = None
+    stock_code: str | None = None
+    market: Market | None = None
+    fiscal_year: int | None = None
+    fiscal_period: str | None = None
+    report_type: str | None = None
+    language: str | None = None
 
 
 class Citation(_Model):

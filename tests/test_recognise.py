@@ -168,3 +168,33 @@ def test_us_10k_fallback():
     # cover: "FORM 10-K ... For the fiscal year ended December 31, 2018"
     assert (info.market, info.form, info.fiscal_year, info.fiscal_period, info.period_end) == (
         "US", "10-K", 2018, "FY", dt.date(2018, 12, 31))
+
+
+# ------------------------------------------------------------------- pdf_report.parse (wiring)
+def test_parse_calls_the_market_extractor_and_skips_funds(tmp_path):
+    from parsers.pdf_report import PARSER, is_pdf, parse
+    from schema.errors import ParseError
+    from schema.models import Fact
+
+    calls = []
+
+    def fake(pages, info):
+        calls.append((info.market, len(pages)))
+        return [Fact(label="营业收入", value_text="1", page=1)]
+
+    doc = parse(corpus() / "cn" / "600080_jinhuagufen_2025_q3.pdf", statement_extractors={"A": fake})
+    assert doc.parser == PARSER == "pdf_report/1"
+    assert calls == [("A", 11)] and len(doc.facts) == 1 and len(doc.pages) == 11
+    # ETF statements carry no company metrics: no extraction; a missing extractor module gives no facts
+    doc = parse(corpus() / "hk" / "3073_spdrgreaterchina_2021_annual-fund.pdf", statement_extractors={"HK": fake})
+    assert calls == [("A", 11)] and doc.facts == [] and doc.info.company_metrics is False
+    doc = parse(corpus() / "hk" / "8169_ecotek_2021_annual-mda-extract.pdf",
+                statement_extractors={"HK": "parsers.no_such_module"})
+    assert doc.facts == []
+    doc = parse(corpus() / "hk" / "0328_alco_2025_annual-results.pdf", statement_extractors={"HK": "parsers.no_such_module"})
+    assert doc.facts == [] and any("no statement extractor" in w for w in doc.warnings)
+    junk = tmp_path / "x.pdf"
+    junk.write_text("hello")
+    assert not is_pdf(junk) and is_pdf(corpus() / "hk" / "8169_ecotek_2021_annual-mda-extract.pdf")
+    with pytest.raises(ParseError):
+        parse(junk)
