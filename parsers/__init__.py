@@ -8,7 +8,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from schema.errors import ParseError
-from schema.models import ParsedDocument
+from schema.models import DocumentInfo, ParsedDocument
 
 _HEAD = 65536
 
@@ -31,7 +31,8 @@ def detect(path: str | Path) -> str | None:
     return None
 
 
-def parse(path: str | Path) -> ParsedDocument:
+def parse(path: str | Path, hints: DocumentInfo | None = None) -> ParsedDocument:
+    """Parse one file. ``hints`` (from a manifest beside the files) fill what a PDF's content leaves open."""
     path = Path(path)
     if not path.exists():
         raise ParseError(str(path), "file does not exist")
@@ -47,5 +48,5 @@ def parse(path: str | Path) -> ParsedDocument:
     if kind == "pdf":
         from parsers import pdf_report
 
-        return pdf_report.parse(path)
+        return pdf_report.parse(path, hints=hints)
     raise ParseError(str(path), "not a filing this tool reads (expected an iXBRL/XBRL filing or a PDF report)")

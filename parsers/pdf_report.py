@@ -53,6 +53,7 @@ def parse(
     *,
     ocr: bool | str = "auto",
     ocr_engine=None,
+    hints: DocumentInfo | None = None,
 ) -> ParsedDocument:
     """Parse one PDF report. ``statement_extractors`` maps a market ("A", "HK") to a callable
     ``(pages, info) -> list[Fact]`` or a module name with ``extract``; default ``DEFAULT_EXTRACTORS``."""
@@ -63,7 +64,7 @@ def parse(
         raise ParseError(str(path), "not a PDF (no %PDF- header)")
     warnings: list[str] = []
     pages = read_pages(path, ocr=ocr, engine=ocr_engine, warnings=warnings)
-    info = recognise_pdf(path, pages)
+    info = recognise_pdf(path, pages, hints)
     facts: list[Fact] = []
     extractors = dict(DEFAULT_EXTRACTORS if statement_extractors is None else statement_extractors)
     if info.company_metrics and info.market in ("A", "HK"):

@@ -361,8 +361,25 @@ def _market(path: Path, pages: list[Page]) -> str | None:
     return None
 
 
-def recognise_pdf(path: str | Path, pages: list[Page]) -> DocumentInfo:
-    """DocumentInfo for an A-share, HK or US PDF from its page text (see the module docstring)."""
+def recognise_pdf(path: str | Path, pages: list[Page], hints: DocumentInfo | None = None) -> DocumentInfo:
+    """DocumentInfo for an A-share, HK or US PDF from its page text (see the module docstring).
+
+    ``hints`` (e.g. from a manifest beside the files) fill what the content leaves open; the content wins
+    wherever it says something. Without content recognition, hints that give market, kind and period stand in."""
+    try:
+        info = _recognise_content(path, pages)
+    except UnrecognisedDocument:
+        if hints is None or not (hints.market and hints.form and (hints.period_end or hints.fiscal_year)):
+            raise
+        info = DocumentInfo(file_name=Path(path).name, pages=len(pages))
+    if hints is not None:
+        for name, value in hints.model_dump(exclude={"document_id", "file_name", "pages"}).items():
+            if value not in (None, [], "") and getattr(info, name) in (None, [], ""):
+                setattr(info, name, value)
+    return info
+
+
+def _recognise_content(path: str | Path, pages: list[Page]) -> DocumentInfo:
     path = Path(path)
     if not any(p.text.strip() for p in pages):
         raise UnrecognisedDocument(str(path), "no text on any page")

@@ -24,6 +24,7 @@ import parsers
 from mappings.companies import company_for_cik, company_for_code, normalise_code, slug
 from schema.errors import FilingsError, ParseError
 from schema.models import DocumentInfo, ParsedDocument
+from warehouse.manifest import hints_for
 from warehouse.metrics import REBUILD_SQL, document_metric_rows, form_rank
 
 _Q = Decimal("0.000001")
@@ -112,7 +113,7 @@ def ingest_one(con: duckdb.DuckDBPyConnection, path: Path) -> DocumentResult:
         if con.execute("SELECT 1 FROM documents WHERE document_id = ?", [document_id]).fetchone():
             result.status = "unchanged"
             return result
-        parsed = parsers.parse(path)
+        parsed = parsers.parse(path, hints=hints_for(path))
         parsed.info.document_id = document_id
         parsed.info.file_name = path.name
         _store(con, path, parsed)
