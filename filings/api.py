@@ -22,21 +22,24 @@ from warehouse import lookup, sql as sql_mod, store
 
 
 class Filings:
-    def __init__(self, home: str | Path | None = None):
+    def __init__(self, home: str | Path | None = None, read_only: bool = False):
         self.home = store.home_dir(home)
+        self.read_only = read_only
         self._con = None
+        self._router = None
 
     # connections -------------------------------------------------------------------------------
     @property
     def con(self):
         if self._con is None:
-            self._con = store.connect(self.home)
+            self._con = store.connect(self.home, read_only=self.read_only)
         return self._con
 
     def close(self) -> None:
         if self._con is not None:
             self._con.close()
             self._con = None
+            self._router = None
 
     def __enter__(self) -> Filings:
         return self
@@ -48,6 +51,24 @@ class Filings:
     def ingest(self, *paths: str | Path, on_progress: Callable | None = None,
                on_total: Callable[[int], None] | None = None) -> ingest_mod.IngestReport:
         return ingest_mod.ingest(self.con, paths, on_progress=on_progress, on_total=on_total)
+
+    # questions -----------------------------------------------------------------------------------
+    @property
+    def router(self):
+        if self._router is None:
+            from router.answer import Router
+
+            self._router = Router(self.con, searcher=None, home=self.home)
+        return self._router
+
+    def plan(self, question: str):
+        """The typed QueryPlan of a question (companies, periods, metrics, intent, route)."""
+        return self.router.planner.plan(question)
+
+    def ask(self, question: str):
+        """An Answer (DESIGN.md section 4): rows with currency, standard and source; passages with citations;
+        status no_data with the reason when the warehouse cannot answer."""
+        return self.router.ask(question)
 
     # reading ------------------------------------------------------------------------------------
     def sql(self, query: str) -> pd.DataFrame:

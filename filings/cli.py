@@ -162,6 +162,35 @@ def metrics(company: Annotated[str, typer.Argument(help="Ticker, code (600080, 0
     out.print(table)
 
 
+@app.command()
+def ask(question: Annotated[str, typer.Argument(help="A question in English or Chinese")], home: HomeOpt = None,
+        as_json: JsonOpt = False,
+        explain: Annotated[bool, typer.Option("--explain", help="Print the query plan")] = False) -> None:
+    """Answer a question: numbers from SQL, passages from search, cited; `no_data` rather than a guess."""
+    with Filings(home, read_only=True) as f:
+        answer = f.ask(question)
+        plan = f.plan(question) if explain else None
+    if as_json:
+        data = answer.model_dump()
+        if plan is not None:
+            data["explain"] = plan.model_dump()
+        _print_json(data)
+        return
+    if plan is not None:
+        out.print(f"[bold]plan[/bold] intent={plan.intent} route={plan.route} "
+                  f"companies={[c.company_id + ' <- ' + repr(c.matched) for c in plan.companies]} "
+                  f"periods={[(p.fiscal_year, p.fiscal_period or p.relative) for p in plan.periods]} "
+                  f"metrics={plan.metrics} sections={plan.sections} last_n={plan.last_n_years} growth={plan.growth}")
+    style = "green" if answer.status == "answered" else "yellow"
+    out.print(f"[{style}]{answer.status}[/{style}] (route: {answer.route})")
+    if answer.answer:
+        out.print(answer.answer, markup=False)
+    if answer.reason:
+        out.print(f"reason: {answer.reason}", markup=False)
+    for c in answer.caveats:
+        out.print(f"[dim]caveat: {c}[/dim]")
+
+
 @app.command("sql")
 def sql_cmd(query: Annotated[str, typer.Argument(help="One read-only SELECT")], home: HomeOpt = None,
             as_json: JsonOpt = False) -> None:

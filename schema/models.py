@@ -184,3 +184,70 @@ def as_jsonable(value: Any) -> Any:
     if isinstance(value, (list, tuple)):
         return [as_jsonable(v) for v in value]
     return value
+
+
+# ------------------------------------------------------------------------------------------ router
+Intent = Literal["metric", "comparison", "trend", "narrative", "mixed"]
+Route = Literal["sql", "search", "mixed"]
+
+
+class CompanyRef(_Model):
+    company_id: str
+    matched: str  # the words of the question that named it
+    via: str  # name, alias, ticker, code
+
+
+class PeriodRef(_Model):
+    fiscal_year: int | None = None  # None with relative="latest"
+    fiscal_period: FiscalPeriod | None = None  # None: any period of that year (FY preferred)
+    matched: str = ""
+    relative: str | None = None  # "latest", "last_n"
+
+
+class QueryPlan(_Model):
+    question: str
+    companies: list[CompanyRef] = Field(default_factory=list)
+    periods: list[PeriodRef] = Field(default_factory=list)
+    metrics: list[str] = Field(default_factory=list)  # canonical metric ids or ratio ids
+    intent: Intent = "narrative"
+    route: Route = "search"
+    sections: list[str] = Field(default_factory=list)  # narrative section filters (risk_factors, mdna...)
+    last_n_years: int | None = None
+    growth: bool = False  # the question asks for a change / growth
+    language: str = "en"
+    notes: list[str] = Field(default_factory=list)  # what was ignored or ambiguous
+
+
+class AnswerRow(_Model):
+    company_id: str | None
+    stock_code: str
+    market: str
+    fiscal_year: int
+    fiscal_period: str
+    period_end: dt.date | None
+    metric: str
+    value: str  # exact decimal as a string
+    currency: str | None
+    accounting_standard: str | None
+    original_label: str | None
+    source: dict[str, Any]  # document_id, doc_name, page
+    converted: dict[str, Any] | None = None  # value, currency, fx_rate, fx_date, fx_source
+
+
+class Passage(_Model):
+    text: str
+    company_id: str | None
+    source: dict[str, Any]  # document_id, doc_name, page, section, char_start, char_end
+    score: float | None = None
+
+
+class Answer(_Model):
+    question: str
+    status: Literal["answered", "no_data"]
+    route: Route
+    plan: dict[str, Any]
+    answer: str = ""
+    rows: list[AnswerRow] = Field(default_factory=list)
+    passages: list[Passage] = Field(default_factory=list)
+    caveats: list[str] = Field(default_factory=list)
+    reason: str | None = None

@@ -1,0 +1,188 @@
+"""Benchmark: embedding speed per provider, and a within-document retrieval probe on FinanceBench.
+
+    .venv/bin/python bench/embed_speed.py [--providers minilm-onnx,minilm,e5-small,...] [--n-en 200] [--n-zh 100]
+    .venv/bin/python bench/embed_speed.py --recall [--providers minilm-onnx,minilm-onnx@256,e5-small]
+                                         [--max-questions N] [--cache DIR]
+
+Speed: passages/s of each provider over real search units made by ``vectorstore.chunking`` (about 220
+words): ``--n-en`` units from FinanceBench 10-K PDFs and ``--n-zh`` units from an A-share annual report,
+on however many cores the machine has (2 here). Load time is reported separately. Also prints the
+share of English units longer than 256 / 512 MiniLM word pieces.
+
+Recall probe (``--recall``): for each question of ``us/financebench/questions_dev.jsonl`` its document's
+pages are chunked once and embedded (through an ``EmbeddingCache``, default /tmp/filings-embed-cache,
+so a rerun is cheap); the question is embedded as a query and ranked against that document's units
+only. A question is a hit at k when a page of one of its top-k units is an evidence page
+(``evidence_page_num`` is 0-indexed; our pages are 1-based). Prints hit@1/5/20 per provider, with a
+plain BM25 over the same units for reference. Figures only; nothing is asserted.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import os
+import re
+import sys
+import time
+from collections import Counter, defaultdict
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+import numpy as np  # noqa: E402
+
+from bench.common import corpus_root, print_table  # noqa: E402
+from parsers.pdf_pages import read_pages  # noqa: E402
+from schema.models import DocumentInfo  # noqa: E402
+from vectorstore.chunking import chunk, words  # noqa: E402
+from vectorstore.embeddings import EmbeddingCache, embed_cached, minilm_dir, provider_for  # noqa: E402
+
+EN_DOCS = ["AMCOR_2023Q2_10Q", "3M_2022_10K", "PEPSICO_2022_10K"]
+ZH_DOC = "cn/600080_jinhuagufen_2024_annual.pdf"
+
+
+def units_of(path: Path, lang: str, form: str = "10-K"):
+    pages = read_pages(path, ocr=False)
+    info = DocumentInfo(document_id=path.stem, form=form, language=lang)
+    units, _ = chunk(info, pages, [], path.stem)
+    return pages, units
+
+
+def sample_units(root: Path, n_en: int, n_zh: int) -> tuple[list[str], list[str]]:
+    en: list[str] = []
+    for name in EN_DOCS:
+        p = root / "us" / "financebench" / "pdfs" / f"{name}.pdf"
+        if p.exists():
+            _, units = units_of(p, "en")
+            en += [u.text for u in units if u.kind == "narrative" and words(u.text) >= 150]
+        if len(en) >= n_en:
+            break
+    _, units = units_of(root / ZH_DOC, "zh-Hans", "annual")
+    zh = [u.text for u in units if u.kind == "narrative" and words(u.text) >= 150]
+    return en[:n_en], zh[:n_zh]
+
+
+def speed(names: list[str], n_en: int, n_zh: int) -> None:
+    root = corpus_root()
+    en, zh = sample_units(root, n_en, n_zh)
+    print(f"{len(en)} English units (median {np.median([words(t) for t in en]):.0f} words), "
+          f"{len(zh)} Chinese units (median {np.median([len(t) for t in zh]):.0f} chars); cores: {os.cpu_count()}")
+    try:
+        from tokenizers import Tokenizer
+
+        tok = Tokenizer.from_file(str(minilm_dir() / "tokenizer.json"))
+        tok.no_truncation()
+        lens = np.array([len(e.ids) for e in tok.encode_batch(en)])
+        print(f"MiniLM word pieces per English unit: median {np.median(lens):.0f}, p90 {np.percentile(lens, 90):.0f}, "
+              f"> 256: {np.mean(lens > 256):.0%}, > 512: {np.mean(lens > 512):.0%}")
+    except Exception as exc:  # pragma: no cover - informational only
+        print("token count skipped:", exc)
+    rows = []
+    for name in names:
+        t = time.perf_counter()
+        p = provider_for(name)
+        load = time.perf_counter() - t
+        p.embed_passages(en[:4])  # warm-up
+        t = time.perf_counter()
+        p.embed_passages(en)
+        t_en = time.perf_counter() - t
+        t = time.perf_counter()
+        p.embed_passages(zh)
+        t_zh = time.perf_counter() - t
+        rows.append([name, p.name, load, len(en) / t_en, len(zh) / t_zh])
+        print(f"  {name}: load {load:.1f}s, en {len(en) / t_en:.1f}/s, zh {len(zh) / t_zh:.1f}/s", flush=True)
+    print_table(["provider", "name", "load s", "en passages/s", "zh passages/s"], rows, title="embedding speed")
+
+
+# ---------------------------------------------------------------------------------------------- recall
+
+_TOK = re.compile(r"[a-z0-9]+")
+_STOP = set("the a an of and or in on to for is are was were be by with as at from that this what which how did does do "
+            "its it their has have had than per based fy".split())
+
+
+def _bm25_rank(query: str, docs: list[str]) -> list[int]:
+    toks = [[t for t in _TOK.findall(d.lower()) if t not in _STOP] for d in docs]
+    q = [t for t in _TOK.findall(query.lower()) if t not in _STOP]
+    n = len(docs)
+    avg = sum(map(len, toks)) / max(n, 1)
+    df = Counter(t for ts in toks for t in set(ts))
+    scores = []
+    for ts in toks:
+        tf = Counter(ts)
+        s = 0.0
+        for t in q:
+            if t in tf:
+                idf = math.log(1 + (n - df[t] + 0.5) / (df[t] + 0.5))
+                s += idf * tf[t] * 2.2 / (tf[t] + 1.2 * (0.25 + 0.75 * len(ts) / avg))
+        scores.append(s)
+    return list(np.argsort(-np.array(scores), kind="stable"))
+
+
+def recall(names: list[str], max_questions: int | None, cache_dir: str) -> None:
+    root = corpus_root()
+    fb = root / "us" / "financebench"
+    questions = [json.loads(x) for x in (fb / "questions_dev.jsonl").read_text().splitlines() if x.strip()]
+    if max_questions:
+        questions = questions[:max_questions]
+    docs = sorted({q["doc_name"] for q in questions})
+    t = time.perf_counter()
+    doc_units = {}
+    for d in docs:
+        _, units = units_of(fb / "pdfs" / f"{d}.pdf", "en")
+        doc_units[d] = units
+    n_units = sum(map(len, doc_units.values()))
+    print(f"{len(questions)} questions over {len(docs)} documents: {n_units} units, read + chunked in "
+          f"{time.perf_counter() - t:.1f}s", flush=True)
+    ks = (1, 5, 20)
+
+    def hits(ranked_pages: list[list[int]], gold: list[set[int]]) -> list[float]:
+        return [float(np.mean([bool(set(r[:k]) & g) for r, g in zip(ranked_pages, gold)])) for k in ks]
+
+    gold = [{e["evidence_page_num"] + 1 for e in q["evidence"]} for q in questions]
+    rows = []
+    bm = [[doc_units[q["doc_name"]][i].page for i in _bm25_rank(q["question"], [u.text for u in doc_units[q["doc_name"]]])]
+          for q in questions]
+    rows.append(["bm25 (units)", "-", "-", *hits(bm, gold)])
+    print("  bm25:", rows[-1][3:], flush=True)
+    cache = EmbeddingCache(cache_dir)
+    for name in names:
+        p = provider_for(name)
+        t = time.perf_counter()
+        vecs = {}
+        for i, d in enumerate(docs):
+            vecs[d] = embed_cached(p, [u.text for u in doc_units[d]], cache)
+            print(f"    {name}: {i + 1}/{len(docs)} documents embedded ({time.perf_counter() - t:.0f}s)", flush=True)
+        t_embed = time.perf_counter() - t
+        qv = p.embed_queries([q["question"] for q in questions])
+        ranked = []
+        for q, v in zip(questions, qv):
+            order = np.argsort(-(vecs[q["doc_name"]] @ v), kind="stable")
+            ranked.append([doc_units[q["doc_name"]][i].page for i in order])
+        rows.append([name, p.name, t_embed, *hits(ranked, gold)])
+        print(f"  {name}: hit@1/5/20 {rows[-1][3:]}  (embed {t_embed:.0f}s)", flush=True)
+    print_table(["provider", "name", "embed s (uncached)", "hit@1", "hit@5", "hit@20"], rows,
+                title=f"FinanceBench dev, within-document unit search ({len(questions)} questions)")
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--providers", default=None)
+    ap.add_argument("--n-en", type=int, default=200)
+    ap.add_argument("--n-zh", type=int, default=100)
+    ap.add_argument("--recall", action="store_true")
+    ap.add_argument("--max-questions", type=int, default=None)
+    ap.add_argument("--cache", default="/tmp/filings-embed-cache")
+    a = ap.parse_args()
+    if a.recall:
+        names = (a.providers or "minilm-onnx,minilm-onnx@256,e5-small").split(",")
+        recall(names, a.max_questions, a.cache)
+    else:
+        names = (a.providers or "minilm-onnx,minilm-onnx@256,minilm,minilm@256,e5-small,hashing").split(",")
+        speed(names, a.n_en, a.n_zh)
+
+
+if __name__ == "__main__":
+    main()

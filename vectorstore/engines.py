@@ -1,0 +1,489 @@
+"""Qdrant engines behind one interface: embedded (qdrant-edge, the default) and client (server / cluster by URL).
+
+Both hold the same collection schema:
+
+- named dense vector ``"dense"`` (cosine) and named sparse vector ``"bm25"`` with the IDF modifier
+  (Qdrant computes IDF over the collection; ``vectorstore.sparse`` sends BM25 tf-saturation values);
+- payload indexes: keyword on company_id, stock_code, section, report_type, market, kind, document_id;
+  integer on fiscal_year.
+
+``query`` is hybrid: a dense prefetch and a sparse prefetch (each top ``prefetch_k``, each with the filter)
+fused by reciprocal rank fusion (``RRF_K``). ``query_dense`` / ``query_sparse`` run one side alone for
+evaluation. A filter dict maps field -> value or list of values; every key must match, a list means "any of",
+``None`` values are ignored: ``{"company_id": ["apple", "nvidia"], "fiscal_year": [2023, 2024]}``.
+
+Point ids: a unit_id of 32 hex characters is used as the UUID directly; anything else goes through uuid5.
+
+EdgeEngine keeps one shard per collection in ``<path>/<collection>``. Upserts land in appendable segments;
+``optimize(name)`` builds HNSW and merges segments (call it once after a bulk load: the ingest does so at
+the end of a run; ``upsert`` also calls it itself once ``auto_optimize_points`` points have been written
+since the last optimisation). Query latency before and after is in bench/search_latency.py.
+"""
+
+from __future__ import annotations
+
+import shutil
+import uuid
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Protocol, runtime_checkable
+
+DENSE = "dense"
+SPARSE = "bm25"
+RRF_K = 60
+
+KEYWORD_FIELDS = ("company_id", "stock_code", "section", "report_type", "market", "kind", "document_id")
+INTEGER_FIELDS = ("fiscal_year",)
+FILTER_FIELDS = KEYWORD_FIELDS + INTEGER_FIELDS
+
+Sparse = tuple[Sequence[int], Sequence[float]]
+
+
+def point_id(unit_id: str) -> str:
+    """A stable UUID string for a unit id (32 hex chars are taken as the UUID itself)."""
+    try:
+        if len(unit_id) == 32:
+            return str(uuid.UUID(hex=unit_id))
+    except ValueError:
+        pass
+    return str(uuid.uuid5(uuid.NAMESPACE_URL, f"filings-unit:{unit_id}"))
+
+
+@dataclass
+class Point:
+    id: str  # a unit_id or a UUID string; normalised by point_id()
+    dense: Sequence[float]
+    sparse: Sparse
+    payload: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass
+class Hit:
+    id: str  # UUID string
+    score: float
+    payload: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def unit_id(self) -> str | None:
+        return self.payload.get("unit_id")
+
+
+def unit_payload(unit: Any) -> dict[str, Any]:
+    """Payload for a ``schema.models.SearchUnit`` (every field, text included, for quoting)."""
+    return unit.model_dump(mode="json")
+
+
+def _as_list(value: Any) -> list[Any] | None:
+    if isinstance(value, (list, tuple, set, frozenset)):
+        return list(value)
+    return None
+
+
+def normalise_filter(filt: Mapping[str, Any] | None) -> list[tuple[str, list[Any]]]:
+    """[(key, [values...])] with ints for integer fields; empty list of conditions for no filter."""
+    conds: list[tuple[str, list[Any]]] = []
+    for key, value in (filt or {}).items():
+        if value is None:
+            continue
+        values = _as_list(value)
+        values = [value] if values is None else values
+        if not values:
+            raise ValueError(f"filter {key!r}: empty list matches nothing")
+        if key in INTEGER_FIELDS:
+            values = [int(v) for v in values]
+        else:
+            values = [str(v) if not isinstance(v, (bool, int)) else v for v in values]
+        conds.append((key, values))
+    return conds
+
+
+@runtime_checkable
+class Engine(Protocol):
+    def ensure_collection(self, name: str, dense_dim: int) -> None: ...
+
+    def has_collection(self, name: str) -> bool: ...
+
+    def drop_collection(self, name: str) -> None: ...
+
+    def upsert(self, name: str, points: Iterable[Point]) -> int: ...
+
+    def delete_document(self, name: str, document_id: str) -> None: ...
+
+    def count(self, name: str, filter: Mapping[str, Any] | None = None) -> int: ...
+
+    def optimize(self, name: str) -> None: ...
+
+    def query(
+        self,
+        name: str,
+        dense: Sequence[float] | None,
+        sparse: Sparse | None,
+        filter: Mapping[str, Any] | None = None,
+        k: int = 10,
+        prefetch_k: int = 100,
+    ) -> list[Hit]: ...
+
+    def query_dense(
+        self, name: str, dense: Sequence[float], filter: Mapping[str, Any] | None = None, k: int = 10
+    ) -> list[Hit]: ...
+
+    def query_sparse(self, name: str, sparse: Sparse, filter: Mapping[str, Any] | None = None, k: int = 10) -> list[Hit]: ...
+
+    def close(self) -> None: ...
+
+
+def _has_sparse(sparse: Sparse | None) -> bool:
+    return sparse is not None and len(sparse[0]) > 0
+
+
+# --------------------------------------------------------------------------------------------------------
+# Embedded: qdrant-edge
+# --------------------------------------------------------------------------------------------------------
+
+
+class EdgeEngine:
+    """Embedded Qdrant (qdrant-edge-py): one shard folder per collection under ``path``."""
+
+    def __init__(self, path: str | Path, *, auto_optimize_points: int = 50_000, rrf_k: int = RRF_K, batch: int = 1024):
+        import qdrant_edge  # noqa: F401  (fail early with a clear ImportError)
+
+        self.path = Path(path)
+        self.path.mkdir(parents=True, exist_ok=True)
+        self.auto_optimize_points = auto_optimize_points
+        self.rrf_k = rrf_k
+        self.batch = batch
+        self._shards: dict[str, Any] = {}
+        self._pending: dict[str, int] = {}
+
+    # -- collections
+    def _config(self, dense_dim: int):
+        import qdrant_edge as q
+
+        return q.EdgeConfig(
+            vectors={DENSE: q.EdgeVectorParams(size=dense_dim, distance=q.Distance.Cosine)},
+            sparse_vectors={SPARSE: q.EdgeSparseVectorParams(modifier=q.Modifier.Idf)},
+        )
+
+    def _dir(self, name: str) -> Path:
+        if not name or "/" in name or name.startswith("."):
+            raise ValueError(f"bad collection name {name!r}")
+        return self.path / name
+
+    def has_collection(self, name: str) -> bool:
+        return name in self._shards or (self._dir(name) / "edge_config.json").exists() or _has_segments(self._dir(name))
+
+    def ensure_collection(self, name: str, dense_dim: int) -> None:
+        import qdrant_edge as q
+
+        if name in self._shards:
+            shard = self._shards[name]
+        elif self.has_collection(name):
+            shard = q.EdgeShard.load(str(self._dir(name)), self._config(dense_dim))
+        else:
+            shard = q.EdgeShard.create(str(self._dir(name)), self._config(dense_dim))
+        size = shard.info()
+        have = set(size.payload_schema)
+        for key in KEYWORD_FIELDS:
+            if key not in have:
+                shard.update(q.UpdateOperation.create_field_index(key, q.PayloadSchemaType.Keyword))
+        for key in INTEGER_FIELDS:
+            if key not in have:
+                shard.update(q.UpdateOperation.create_field_index(key, q.PayloadSchemaType.Integer))
+        self._shards[name] = shard
+
+    def _shard(self, name: str):
+        import qdrant_edge as q
+
+        shard = self._shards.get(name)
+        if shard is None:
+            if not self.has_collection(name):
+                raise KeyError(f"collection {name!r} not found under {self.path}: call ensure_collection first")
+            shard = self._shards[name] = q.EdgeShard.load(str(self._dir(name)))
+        return shard
+
+    def drop_collection(self, name: str) -> None:
+        shard = self._shards.pop(name, None)
+        if shard is not None:
+            shard.close()
+        shutil.rmtree(self._dir(name), ignore_errors=True)
+        self._pending.pop(name, None)
+
+    # -- writes
+    def upsert(self, name: str, points: Iterable[Point]) -> int:
+        import qdrant_edge as q
+
+        shard = self._shard(name)
+        n = 0
+        buf: list[Any] = []
+        for p in points:
+            vec: dict[str, Any] = {DENSE: [float(x) for x in p.dense]}
+            if _has_sparse(p.sparse):
+                vec[SPARSE] = q.SparseVector([int(i) for i in p.sparse[0]], [float(v) for v in p.sparse[1]])
+            buf.append(q.Point(point_id(p.id), vec, p.payload))
+            if len(buf) >= self.batch:
+                shard.update(q.UpdateOperation.upsert_points(buf))
+                n += len(buf)
+                buf = []
+        if buf:
+            shard.update(q.UpdateOperation.upsert_points(buf))
+            n += len(buf)
+        self._pending[name] = self._pending.get(name, 0) + n
+        if self.auto_optimize_points and self._pending[name] >= self.auto_optimize_points:
+            self.optimize(name)
+        return n
+
+    def delete_document(self, name: str, document_id: str) -> None:
+        import qdrant_edge as q
+
+        self._shard(name).update(q.UpdateOperation.delete_points_by_filter(self._filter({"document_id": document_id})))
+
+    def optimize(self, name: str) -> None:
+        shard = self._shard(name)
+        shard.optimize()
+        shard.flush()
+        self._pending[name] = 0
+
+    def flush(self, name: str | None = None) -> None:
+        for key in [name] if name else list(self._shards):
+            self._shard(key).flush()
+
+    def close(self) -> None:
+        for shard in self._shards.values():
+            try:
+                shard.flush()
+            finally:
+                shard.close()
+        self._shards.clear()
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+    # -- reads
+    @staticmethod
+    def _filter(filt: Mapping[str, Any] | None):
+        import qdrant_edge as q
+
+        conds = []
+        for key, values in normalise_filter(filt):
+            match = q.MatchValue(values[0]) if len(values) == 1 else q.MatchAny(values)
+            conds.append(q.FieldCondition(key, match=match))
+        return q.Filter(must=conds) if conds else None
+
+    def count(self, name: str, filter: Mapping[str, Any] | None = None) -> int:
+        import qdrant_edge as q
+
+        return self._shard(name).count(q.CountRequest(exact=True, filter=self._filter(filter)))
+
+    @staticmethod
+    def _hits(points) -> list[Hit]:
+        return [Hit(str(p.id), float(p.score), dict(p.payload or {})) for p in points]
+
+    def _prefetches(self, dense, sparse, flt, prefetch_k: int) -> list[Any]:
+        import qdrant_edge as q
+
+        pre = []
+        if dense is not None:
+            pre.append(q.Prefetch(limit=prefetch_k, query=q.Query.Nearest([float(x) for x in dense], using=DENSE), filter=flt))
+        if _has_sparse(sparse):
+            sv = q.SparseVector([int(i) for i in sparse[0]], [float(v) for v in sparse[1]])
+            pre.append(q.Prefetch(limit=prefetch_k, query=q.Query.Nearest(sv, using=SPARSE), filter=flt))
+        return pre
+
+    def query(self, name, dense, sparse, filter=None, k=10, prefetch_k=100) -> list[Hit]:
+        import qdrant_edge as q
+
+        flt = self._filter(filter)
+        pre = self._prefetches(dense, sparse, flt, max(prefetch_k, k))
+        if not pre:
+            return []
+        req = q.QueryRequest(limit=k, prefetches=pre, query=q.Fusion.Rrf(k=self.rrf_k), with_payload=True)
+        return self._hits(self._shard(name).query(req))
+
+    def query_dense(self, name, dense, filter=None, k=10) -> list[Hit]:
+        import qdrant_edge as q
+
+        req = q.QueryRequest(
+            limit=k, query=q.Query.Nearest([float(x) for x in dense], using=DENSE), filter=self._filter(filter), with_payload=True
+        )
+        return self._hits(self._shard(name).query(req))
+
+    def query_sparse(self, name, sparse, filter=None, k=10) -> list[Hit]:
+        import qdrant_edge as q
+
+        if not _has_sparse(sparse):
+            return []
+        sv = q.SparseVector([int(i) for i in sparse[0]], [float(v) for v in sparse[1]])
+        req = q.QueryRequest(limit=k, query=q.Query.Nearest(sv, using=SPARSE), filter=self._filter(filter), with_payload=True)
+        return self._hits(self._shard(name).query(req))
+
+
+def _has_segments(folder: Path) -> bool:
+    return (folder / "segments").is_dir() and any((folder / "segments").iterdir())
+
+
+# --------------------------------------------------------------------------------------------------------
+# Client: a Qdrant server / cluster by URL; local mode (path / ":memory:") in tests
+# --------------------------------------------------------------------------------------------------------
+
+
+class ClientEngine:
+    """qdrant-client: ``url`` for a server or cluster; otherwise local mode (``path`` or ``location``).
+
+    Local mode is a test stand-in for the server API only (it ignores payload indexes and is slow past a
+    few thousand points)."""
+
+    def __init__(
+        self,
+        url: str | None = None,
+        path: str | Path | None = None,
+        location: str | None = ":memory:",
+        *,
+        rrf_k: int = RRF_K,
+        batch: int = 256,
+        **client_kwargs: Any,
+    ):
+        from qdrant_client import QdrantClient
+
+        if url:
+            self.client = QdrantClient(url=url, **client_kwargs)
+        elif path:
+            self.client = QdrantClient(path=str(path), **client_kwargs)
+        else:
+            self.client = QdrantClient(location=location or ":memory:", **client_kwargs)
+        self.rrf_k = rrf_k
+        self.batch = batch
+
+    def has_collection(self, name: str) -> bool:
+        return self.client.collection_exists(name)
+
+    def ensure_collection(self, name: str, dense_dim: int) -> None:
+        from qdrant_client import models as m
+
+        if not self.client.collection_exists(name):
+            self.client.create_collection(
+                name,
+                vectors_config={DENSE: m.VectorParams(size=dense_dim, distance=m.Distance.COSINE)},
+                sparse_vectors_config={SPARSE: m.SparseVectorParams(modifier=m.Modifier.IDF)},
+            )
+        else:
+            have = self.client.get_collection(name).config.params.vectors
+            size = have[DENSE].size if isinstance(have, dict) else None
+            if size is not None and size != dense_dim:
+                raise ValueError(f"collection {name!r} has dense dim {size}, not {dense_dim}")
+        for key in KEYWORD_FIELDS:
+            self.client.create_payload_index(name, key, field_schema=m.PayloadSchemaType.KEYWORD)
+        for key in INTEGER_FIELDS:
+            self.client.create_payload_index(name, key, field_schema=m.PayloadSchemaType.INTEGER)
+
+    def drop_collection(self, name: str) -> None:
+        if self.client.collection_exists(name):
+            self.client.delete_collection(name)
+
+    def upsert(self, name: str, points: Iterable[Point]) -> int:
+        from qdrant_client import models as m
+
+        n = 0
+        buf: list[Any] = []
+
+        def send():
+            self.client.upsert(name, points=buf, wait=True)
+
+        for p in points:
+            vec: dict[str, Any] = {DENSE: [float(x) for x in p.dense]}
+            if _has_sparse(p.sparse):
+                vec[SPARSE] = m.SparseVector(indices=[int(i) for i in p.sparse[0]], values=[float(v) for v in p.sparse[1]])
+            buf.append(m.PointStruct(id=point_id(p.id), vector=vec, payload=p.payload))
+            if len(buf) >= self.batch:
+                send()
+                n += len(buf)
+                buf = []
+        if buf:
+            send()
+            n += len(buf)
+        return n
+
+    def delete_document(self, name: str, document_id: str) -> None:
+        from qdrant_client import models as m
+
+        self.client.delete(name, points_selector=m.FilterSelector(filter=self._filter({"document_id": document_id})), wait=True)
+
+    def optimize(self, name: str) -> None:
+        """The server optimises in the background; nothing to do."""
+
+    def flush(self, name: str | None = None) -> None:
+        pass
+
+    def close(self) -> None:
+        self.client.close()
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+    @staticmethod
+    def _filter(filt: Mapping[str, Any] | None):
+        from qdrant_client import models as m
+
+        conds = []
+        for key, values in normalise_filter(filt):
+            match = m.MatchValue(value=values[0]) if len(values) == 1 else m.MatchAny(any=values)
+            conds.append(m.FieldCondition(key=key, match=match))
+        return m.Filter(must=conds) if conds else None
+
+    def count(self, name: str, filter: Mapping[str, Any] | None = None) -> int:
+        return self.client.count(name, count_filter=self._filter(filter), exact=True).count
+
+    @staticmethod
+    def _hits(res) -> list[Hit]:
+        return [Hit(str(p.id), float(p.score), dict(p.payload or {})) for p in res.points]
+
+    def query(self, name, dense, sparse, filter=None, k=10, prefetch_k=100) -> list[Hit]:
+        from qdrant_client import models as m
+
+        flt = self._filter(filter)
+        limit = max(prefetch_k, k)
+        pre = []
+        if dense is not None:
+            pre.append(m.Prefetch(query=[float(x) for x in dense], using=DENSE, filter=flt, limit=limit))
+        if _has_sparse(sparse):
+            sv = m.SparseVector(indices=[int(i) for i in sparse[0]], values=[float(v) for v in sparse[1]])
+            pre.append(m.Prefetch(query=sv, using=SPARSE, filter=flt, limit=limit))
+        if not pre:
+            return []
+        res = self.client.query_points(
+            name, prefetch=pre, query=m.RrfQuery(rrf=m.Rrf(k=self.rrf_k)), limit=k, with_payload=True
+        )
+        return self._hits(res)
+
+    def query_dense(self, name, dense, filter=None, k=10) -> list[Hit]:
+        res = self.client.query_points(
+            name, query=[float(x) for x in dense], using=DENSE, query_filter=self._filter(filter), limit=k, with_payload=True
+        )
+        return self._hits(res)
+
+    def query_sparse(self, name, sparse, filter=None, k=10) -> list[Hit]:
+        from qdrant_client import models as m
+
+        if not _has_sparse(sparse):
+            return []
+        sv = m.SparseVector(indices=[int(i) for i in sparse[0]], values=[float(v) for v in sparse[1]])
+        res = self.client.query_points(name, query=sv, using=SPARSE, query_filter=self._filter(filter), limit=k, with_payload=True)
+        return self._hits(res)
+
+
+def open_engine(spec: str | Path | None = None, **kwargs: Any) -> Engine:
+    """``http(s)://...`` -> ClientEngine(url); ``:memory:`` -> ClientEngine local; a folder -> EdgeEngine."""
+    s = str(spec) if spec is not None else ""
+    if s.startswith(("http://", "https://")):
+        return ClientEngine(url=s, **kwargs)
+    if s == ":memory:":
+        return ClientEngine(location=":memory:", **kwargs)
+    if not s:
+        raise ValueError("an engine needs a folder (embedded) or a URL (server)")
+    return EdgeEngine(s, **kwargs)

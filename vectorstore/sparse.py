@@ -1,0 +1,165 @@
+"""BM25 sparse vectors for Qdrant, IDF left to the engine (sparse vector config with ``Modifier.IDF``).
+
+Document side: one value per unique term, the BM25 term-frequency saturation
+``tf * (k1 + 1) / (tf + k1 * (1 - b + b * len / avglen))`` with a fixed ``avglen`` per language (units are
+~220 words, so a fixed figure is close to the true mean and keeps vectors independent of ingest order).
+Query side: 1.0 per unique term. Qdrant multiplies query values by ``idf = ln(1 + (N - n + 0.5) / (n + 0.5))``
+at search time, so dot(query, doc) is the BM25 score.
+
+Tokens:
+- Latin text: lowercased, split on anything not a letter or digit; numbers kept whole ("1,815,013.77" ->
+  "1815013.77", "10-K" -> "10", "k" dropped as a single letter); a small stopword list dropped; light
+  plural stemming ("risks" -> "risk", "companies" -> "company"), chosen by measuring: page-level BM25 on
+  the 84 FinanceBench dev questions, evidence-page Recall@20 over all 71 documents 0.238 without stemming,
+  0.286 with it; inside the right document 0.631 either way.
+- CJK runs: jieba ``cut_for_search`` (words plus their in-dictionary sub-words, so "风险因素" also yields
+  "风险" and "因素" and a query for a sub-term still hits a longer compound); punctuation and a few
+  function characters dropped. Mixed strings are split into CJK and non-CJK runs, each tokenised by its own
+  rule, whatever ``lang`` says; ``lang`` only picks the ``avglen``.
+
+Term ids: the first 4 bytes of blake2b(token) as an unsigned 32-bit integer (stable across runs, machines
+and Python versions; collisions at ~1e5 distinct terms are rare and harmless for BM25).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+import re
+import threading
+from collections import Counter
+from dataclasses import dataclass, field
+
+K1 = 1.2
+B = 0.75
+
+# Mean unit length in tokens, measured on corpus text: 220-word FinanceBench chunks -> 137 tokens; 400-character
+# A-share chunks -> 94 tokens (cut_for_search counts sub-words too). Override per collection via Bm25Encoder(avglen=...).
+DEFAULT_AVGLEN = {"en": 137.0, "zh": 95.0}
+
+EN_STOPWORDS = frozenset(
+    """a an and are as at be been but by for from had has have he her his i if in into is it its itself
+    of on or our ours she that the their them then there these they this those to was we were which who
+    whom will with would you your than so such not no nor do does did can could may might shall should
+    also any all each other some more most only own same very s t""".split()
+)
+ZH_STOPWORDS = frozenset("的 了 和 与 及 或 等 是 在 对 为 其 之 于 以 并 而 中 也 被 将 由 从 至 则 该 各 个 年 月 日".split())
+
+_CJK = r"\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\U00020000-\U0002a6df"
+_RUNS = re.compile(rf"([{_CJK}]+)")
+_LATIN_TOKEN = re.compile(r"\d+(?:[.,]\d+)*(?:[^\W\d_]+\d*)?|[^\W\d_]+\d*[^\W_]*", re.UNICODE)
+_CJK_TOKEN = re.compile(rf"[{_CJK}0-9a-zA-Z]")
+
+_jieba = None
+_jieba_lock = threading.Lock()
+
+
+def _get_jieba():
+    global _jieba
+    if _jieba is None:
+        with _jieba_lock:
+            if _jieba is None:
+                import jieba
+
+                jieba.setLogLevel(logging.WARNING)
+                jieba.initialize()
+                _jieba = jieba
+    return _jieba
+
+
+def stem(token: str) -> str:
+    """Light English plural stemming: risks -> risk, companies -> company, losses -> loss (not 'los')."""
+    n = len(token)
+    if n <= 3 or not token.isalpha():
+        return token
+    if token.endswith("ies") and n > 4:
+        return token[:-3] + "y"
+    if token.endswith(("sses", "xes", "ches", "shes")):
+        return token[:-2]
+    if token.endswith("s") and not token.endswith(("ss", "us", "is")):
+        return token[:-1]
+    return token
+
+
+def _latin_tokens(text: str, stemming: bool) -> list[str]:
+    out = []
+    for m in _LATIN_TOKEN.finditer(text.lower()):
+        tok = m.group(0)
+        if tok[0].isdigit():
+            tok = tok.replace(",", "")
+            if tok.endswith("."):
+                tok = tok[:-1]
+        elif len(tok) < 2 or tok in EN_STOPWORDS:
+            continue
+        elif stemming:
+            tok = stem(tok)
+        out.append(tok)
+    return out
+
+
+def _cjk_tokens(run: str) -> list[str]:
+    jieba = _get_jieba()
+    return [t for t in jieba.cut_for_search(run, HMM=True) if t not in ZH_STOPWORDS and _CJK_TOKEN.search(t)]
+
+
+def tokenize(text: str, stemming: bool = True) -> list[str]:
+    """Tokens of a mixed English / Chinese string (CJK runs by jieba, the rest by the Latin rule)."""
+    tokens: list[str] = []
+    for i, part in enumerate(_RUNS.split(text)):
+        if not part:
+            continue
+        if i % 2:  # CJK run (odd indices of a split on a capturing group)
+            tokens.extend(_cjk_tokens(part))
+        else:
+            tokens.extend(_latin_tokens(part, stemming))
+    return tokens
+
+
+def term_id(token: str) -> int:
+    return int.from_bytes(hashlib.blake2b(token.encode("utf-8"), digest_size=4).digest(), "little")
+
+
+def _lang_key(lang: str | None) -> str:
+    return "zh" if lang and lang.lower().startswith("zh") else "en"
+
+
+@dataclass
+class Bm25Encoder:
+    """BM25 document / query encoder. ``avglen`` maps a language key ("en", "zh") to the mean unit length."""
+
+    k1: float = K1
+    b: float = B
+    avglen: dict[str, float] = field(default_factory=lambda: dict(DEFAULT_AVGLEN))
+    stemming: bool = True
+
+    def tokens(self, text: str) -> list[str]:
+        return tokenize(text, self.stemming)
+
+    def encode_document(self, text: str, lang: str | None = None) -> tuple[list[int], list[float]]:
+        toks = self.tokens(text)
+        if not toks:
+            return [], []
+        avg = self.avglen.get(_lang_key(lang)) or DEFAULT_AVGLEN["en"]
+        norm = self.k1 * (1.0 - self.b + self.b * len(toks) / avg)
+        weights: dict[int, float] = {}
+        for tok, tf in Counter(toks).items():
+            tid = term_id(tok)
+            # hash collisions within one unit: add up (rare)
+            weights[tid] = weights.get(tid, 0.0) + tf * (self.k1 + 1.0) / (tf + norm)
+        idx = sorted(weights)
+        return idx, [weights[i] for i in idx]
+
+    def encode_query(self, text: str, lang: str | None = None) -> tuple[list[int], list[float]]:
+        idx = sorted({term_id(t) for t in self.tokens(text)})
+        return idx, [1.0] * len(idx)
+
+
+_default = Bm25Encoder()
+
+
+def encode_document(text: str, lang: str | None = None) -> tuple[list[int], list[float]]:
+    return _default.encode_document(text, lang)
+
+
+def encode_query(text: str, lang: str | None = None) -> tuple[list[int], list[float]]:
+    return _default.encode_query(text, lang)
