@@ -191,6 +191,39 @@ def ask(question: Annotated[str, typer.Argument(help="A question in English or C
         out.print(f"[dim]caveat: {c}[/dim]")
 
 
+@app.command("eval")
+def eval_cmd(suite: Annotated[Path | None, typer.Option("--suite", help="JSON-lines suite (default: router/eval_suite.jsonl)")] = None,
+             home: HomeOpt = None, as_json: JsonOpt = False,
+             show_failures: Annotated[bool, typer.Option("--failures", help="List the cases that failed")] = False) -> None:
+    """Run the labelled eval suite against this warehouse: per-category accuracy, router accuracy,
+    citation validity, refusal precision and recall."""
+    from router import evaluate
+
+    with Filings(home, read_only=True) as f:
+        cases = evaluate.load_suite(suite)
+        with Progress(TextColumn("[bold]eval"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(), console=err,
+                      disable=as_json or not err.is_terminal) as progress:
+            task = progress.add_task("", total=len(cases))
+            report = evaluate.run(f.router, f.con, cases, on_case=lambda r: progress.update(task, advance=1))
+    figures = report.figures()
+    if as_json:
+        _print_json({"figures": figures, "failures": [r.__dict__ for r in report.results if not r.correct]})
+        return
+    table = Table(title=f"eval: {figures['cases']} cases")
+    for col in ("category", "cases", "answer accuracy", "router accuracy"):
+        table.add_column(col, justify="left" if col == "category" else "right")
+    for cat, f_ in figures["by_category"].items():
+        table.add_row(cat, str(f_["cases"]), f"{f_['accuracy']:.1%}", f"{f_['router']:.1%}")
+    out.print(table)
+    for key in ("answer_accuracy", "router_accuracy", "citation_validity", "refusal_precision", "refusal_recall"):
+        value = figures[key]
+        out.print(f"{key.replace('_', ' ')}: {'n/a' if value is None else f'{value:.1%}'}")
+    if show_failures:
+        for r in report.results:
+            if not r.correct:
+                out.print(f"[red]{r.id}[/red] {r.question} -> {r.status}: {r.why}", markup=True)
+
+
 @app.command("sql")
 def sql_cmd(query: Annotated[str, typer.Argument(help="One read-only SELECT")], home: HomeOpt = None,
             as_json: JsonOpt = False) -> None:

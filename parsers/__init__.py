@@ -14,7 +14,7 @@ _HEAD = 65536
 
 
 def detect(path: str | Path) -> str | None:
-    """'xbrl', 'pdf' or None, from the file's first bytes (never from its name alone)."""
+    """'xbrl', 'pdf', 'transcript' or None, from the file's content (never from its name alone)."""
     path = Path(path)
     try:
         with path.open("rb") as fh:
@@ -28,6 +28,11 @@ def detect(path: str | Path) -> str | None:
 
         if us_xbrl.is_xbrl(path):
             return "xbrl"
+    if path.suffix.lower() in {".json", ".txt", ""}:
+        from parsers import transcripts
+
+        if transcripts.is_transcript(path):
+            return "transcript"
     return None
 
 
@@ -45,6 +50,10 @@ def parse(path: str | Path, hints: DocumentInfo | None = None) -> ParsedDocument
         from parsers import us_xbrl
 
         return us_xbrl.parse(path)
+    if kind == "transcript":
+        from parsers import transcripts
+
+        return transcripts.parse(path)
     if kind == "pdf":
         from parsers import pdf_report
 

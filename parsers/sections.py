@@ -171,6 +171,8 @@ _POINTER_EN = re.compile(
     r"incorporated\s+(?:herein\s+|in\s+this\s+item\s+|into\s+this\s+item\s+)?by\s+reference|"
     r"\brefer\s+to\s+(?:pages?|the\s+(?:section|information|discussion))|can\s+be\s+found\s+(?:in|under)|"
     r"(?:is|are)\s+(?:included|contained|set\s+forth|presented|provided)\s+(?:in|under|on)\s+(?:the\s+)?(?:section|pages?|[\"“']|our|item|part)|"
+    r"no\s+material\s+changes?\s+(?:to|from|in)\s+(?:the|our)?\s*risk\s+factors|"
+    r"(?:previously\s+)?(?:disclosed|described|discussed)\s+(?:in|under)\s+(?:our|the|part|item)\b|"
     r"\bsee\s+(?:[\"“']|the\s+section|item|part|pages?)|appears?\s+(?:in|under|on)\s+(?:the\s+)?(?:section|pages?|[\"“'])",
     re.I)
 _POINTER_ZH = re.compile(r"详见|詳見|请参阅|請參閱|请参见|請參見|参见|參見|载于|載於|见本报告")
@@ -355,6 +357,63 @@ def _us_candidates(lines: list[_Line], specs: list[tuple[str, str, str]], quarte
     return out
 
 
+def _page_offset(pages: list[Page]) -> int | None:
+    """physical - printed page number, from bare page numbers at page edges (None when unclear)."""
+    counts: dict[int, int] = {}
+    for i, p in enumerate(pages):
+        ls = [x.strip() for x in p.text.split("\n") if x.strip()]
+        for x in ls[:1] + ls[-1:]:
+            if re.fullmatch(r"\d{1,3}", x):
+                counts[i + 1 - int(x)] = counts.get(i + 1 - int(x), 0) + 1
+                break
+    if not counts:
+        return None
+    off, n = max(counts.items(), key=lambda kv: kv[1])
+    return off if n >= max(3, 0.3 * len(pages)) else None
+
+
+_INFER = ("business", "risk_factors", "mdna", "market_risk", "financial_statements", "legal", "controls")
+
+
+def _toc_inferred(pages: list[Page], lines: list[_Line], cands: list[_Cand], chain: list[_Cand]) -> list[_Cand]:
+    """Sections with no body heading, placed at the printed page the table of contents gives
+    (JPMorgan's 10-Q: headings are not Items, the TOC maps Items to pages). Confidence 0.5."""
+    have = {c.section for c in chain}
+    toc = [c for c in cands if c.toc and c.section in _INFER and c.section not in have]
+    if not toc:
+        return []
+    offset = _page_offset(pages)
+    if offset is None:
+        return []
+    out: list[_Cand] = []
+    first_line_of_page: dict[int, _Line] = {}
+    for ln in lines:
+        first_line_of_page.setdefault(ln.page, ln)
+    for c in toc:
+        if c.section in have:
+            continue
+        num = None
+        for ln in lines[c.line.idx : c.line.idx + 4]:
+            if ln.page != c.line.page or (ln is not c.line and _ITEM_LINE.match(ln.text)):
+                break
+            m = re.search(r"\s(\d{1,3})\s*$", ln.text)
+            if m:
+                num = int(m.group(1))
+                break
+        if num is None:
+            continue
+        pi = num + offset - 1
+        if not (c.line.page < pi < len(pages)) or pi not in first_line_of_page:
+            continue
+        ln = first_line_of_page[pi]
+        if any(x.line.idx == ln.idx for x in chain + out):
+            continue
+        out.append(_Cand(c.key, c.section, c.order, ln, re.sub(r"\s*\d{1,3}\s*$", "", c.line.text), 0.5,
+                         attrs={"item": c.key, "inferred": "toc"}))
+        have.add(c.section)
+    return out
+
+
 _BARE_US = [
     ("risk_factors", re.compile(r"^(?:\d+\.?\s*)?RISK\s+FACTORS\.?$", re.I)),
     ("mdna", re.compile(r"^(?:\d+\.?\s*)?MANAGEMENT.{0,3}S?\s+DISCUSSION\s+AND\s+ANALYSIS(?:\s+OF\s+(?:FINANCIAL\s+CONDITION|RESULTS).{0,60})?$", re.I)),
@@ -374,11 +433,14 @@ def _us_sections(pages: list[Page], lines: list[_Line], form: str) -> list[Secti
     # a 20-F "3.D Risk Factors" sits inside Item 3: handled as a nested span below
     nested = [c for c in chain if "." in c.key]
     chain = [c for c in chain if "." not in c.key]
+    chain = sorted(chain + _toc_inferred(pages, lines, cands, chain), key=lambda c: c.line.idx)
     out: list[SectionSpan] = []
     min_words = _10Q_MIN_WORDS if quarterly else _US_MIN_WORDS
     for i, c in enumerate(chain):
         end = chain[i + 1].line.idx if i + 1 < len(chain) else len(lines)
         conf = 0.95 if c.quality >= 1.0 else 0.85 if c.quality >= 0.9 else 0.6
+        if c.attrs.get("inferred"):
+            conf = 0.5
         out.append(_finish(pages, lines, c.section, c.title, c.line.idx, end, conf, c.attrs,
                            min_words.get(c.section, 0)))
     for c in nested:
@@ -508,7 +570,7 @@ def _cn_risk(pages: list[Page], lines: list[_Line], lo: int, hi: int, conf: floa
 _HK_SECTIONS: list[tuple[str, str]] = [
     ("chairman_statement", r"chairman['’]?s['’]?\s+statement|statement\s+(?:from|of)\s+the\s+chairman|"
                            r"chairman['’]?s['’]?\s+(?:letter|message)|主席報告|主席报告|主席致辭|主席函件|主席報告書"),
-    ("mdna", r"management(?:['’]s)?\s+discussion\s+(?:and|&)\s+analysis|管理層討論及分析|管理层讨论与分析|"
+    ("mdna", r"management(?:['’]s)?\s+discussion(?:\s+(?:and|&)\s+analysis)?|管理層討論及分析|管理层讨论与分析|"
              r"管理層討論與分析"),
     ("corporate_governance", r"corporate\s+governance\s+report|企業管治報告|企业管治报告"),
     ("directors_report", r"report\s+of\s+the\s+directors|directors['’]?\s+report|董事會報告|董事會報告書|董事報告"),
@@ -526,8 +588,8 @@ _HK_RX = [(s, re.compile(r"(?:" + rx + r")", re.I)) for s, rx in _HK_SECTIONS]
 
 
 def _hk_match(text: str) -> tuple[str, str] | None:
-    if len(text) > 120:
-        return None
+    if len(text) > 120 or text[:1].islower() or text[:1] in "•·-–*(":
+        return None  # a bullet / sentence fragment mentioning a title is not a heading
     for section, rx in _HK_RX:
         m = rx.search(text)
         if not m:
@@ -559,7 +621,11 @@ def _hk_sections(pages: list[Page], lines: list[_Line], info: DocumentInfo) -> l
                     contents.match(ln.text) for ln in lines if ln.page == c.line.page):
                 c.toc = True
         first: dict[str, _Cand] = {}
-        for c in sorted((c for c in cands if not c.toc), key=lambda c: c.line.idx):
+        body = sorted((c for c in cands if not c.toc), key=lambda c: c.line.idx)
+        auditor = next((c.line.idx for c in body if c.section == "auditor_report"), None)
+        for c in body:
+            if c.section == "financial_statements" and auditor is not None and c.line.idx < auditor:
+                continue  # statements follow the auditor's report; an earlier title line is a mention
             first.setdefault(c.section, c)
         starts = sorted(first.values(), key=lambda c: c.line.idx)
         parent_bounds = []

@@ -371,10 +371,17 @@ def _parse_json(path: Path, obj: dict, info: DocumentInfo, warnings: list[str]):
     pages: list[Page] = []
     meta: list[Turn] = []
     prev_kind = None
+    known_analysts: dict[str, str | None] = {}
+    announcement: dict[int, tuple[str, str]] = {}  # page of an analyst's first turn -> operator's (name, firm)
+    last_announced: tuple[str, str] | None = None
     for i, (speaker, speech, sec) in enumerate(turns, 1):
         title, firm, is_analyst = participants.get(speaker, (None, None, False))
         if speaker.lower() == "operator":
             kind, role = "operator", None
+            hits = [_announced(speech, m.end()) for m in _ANNOUNCE.finditer(speech)]
+            last_announced = hits[-1] if hits else last_announced
+        elif speaker in known_analysts:
+            kind, role, firm = "analyst", "Analyst", known_analysts[speaker]
         elif is_analyst:
             kind, role = "analyst", "Analyst"
         elif title and _MGMT_WORDS.search(title):
@@ -389,10 +396,17 @@ def _parse_json(path: Path, obj: dict, info: DocumentInfo, warnings: list[str]):
             kind, role = "unknown", title
         if kind == "analyst" and not firm:
             firm = announced.get(speaker)
+        if kind == "analyst" and not re.match(r"(?:unidentified|unknown)\b", speaker, re.I):
+            known_analysts.setdefault(speaker, firm)
+        announced_by = None
+        if kind == "analyst" and prev_kind == "operator" and last_announced:
+            announced_by = last_announced
         prefix = _role_prefix(speaker, kind, role, firm)
         pages.append(Page(page=i, text=prefix + speech))
         meta.append(Turn(page=i, speaker=speaker, role=role, firm=firm, kind=kind, section=sec, exchange=None,
                          prefix_len=len(prefix)))
+        if announced_by:
+            announcement[i] = announced_by
         prev_kind = kind
 
     n_prepared = sum(1 for t in meta if t.section == "prepared_remarks")
@@ -416,13 +430,16 @@ def _parse_json(path: Path, obj: dict, info: DocumentInfo, warnings: list[str]):
             current.append(t)
     for n, group in enumerate(exchanges, 1):
         analyst = group[0]
+        name, firm = analyst.speaker, analyst.firm or ""
+        if re.match(r"(?:unidentified|unknown)\b", name, re.I) and analyst.page in announcement:
+            name, firm = announcement[analyst.page][0], firm or announcement[analyst.page][1]
         answerers: list[str] = []
         for t in group:
             if t.kind != "analyst" and t.speaker not in answerers:
                 answerers.append(t.speaker)
         sections.append(SectionSpan(
             section="qa", title=f"Q&A exchange {n}", page_start=group[0].page, page_end=group[-1].page,
-            attrs={"exchange": str(n), "analyst": analyst.speaker, "firm": analyst.firm or "",
+            attrs={"exchange": str(n), "analyst": name, "firm": firm,
                    "speakers": "; ".join(answerers), "kind": "analyst"}))
         for t in group:
             meta[t.page - 1] = Turn(**{**t.__dict__, "exchange": n})

@@ -22,11 +22,16 @@ INFO = DocumentInfo(
 )
 
 
+_NOUNS = ["revenue", "margin", "demand", "pricing", "inventory", "freight", "wages", "tariffs", "capex", "backlog", "churn"]
+_VERBS = ["grew", "fell", "rose", "softened", "improved", "declined", "stabilised"]
+
+
 def _sentences(n: int, seed: int = 0) -> str:
     out = []
     for i in range(n):
         k = seed + i
-        out.append(f"Sentence {k} says revenue grew {k % 7} percent because demand for product {k % 5} rose")
+        a, b, c = _NOUNS[k % 11], _NOUNS[(k * 7 + 3) % 11], _VERBS[(k * 3) % 7]
+        out.append(f"In segment {k} {a} {c} {k % 9} percent as {b} {_VERBS[k % 7]} across the {_NOUNS[(k + 5) % 11]} lines")
     return ". ".join(out) + "."
 
 
@@ -141,7 +146,7 @@ def test_headers_found_and_skipped():
     rep = repeated_lines(pages)
     assert "ACME Corp Annual Report 2024" in rep and "3" in rep
     a, b = content_span(pages[2].text, rep)
-    assert pages[2].text[a:].startswith("Sentence") and pages[2].text[:b].endswith(".")
+    assert pages[2].text[a:].startswith("In segment") and pages[2].text[:b].endswith(".")
     assert content_span("ACME Corp Annual Report 2024\n4", rep) == (0, 0)
 
 

@@ -168,7 +168,7 @@ def test_count_and_filters(loaded, units):
         for hits in (
             eng.query(COLL, dense, sparse, filt, k=20),
             eng.query_dense(COLL, dense, filt, k=20),
-            eng.query_sparse(COLL, encode_query("营业收入 " + q), filt, k=20),
+            eng.query_sparse(COLL, encode_query("营业收入 company report " + q), filt, k=20),
         ):
             assert hits, (kind, filt)
             assert all(check(h.payload) for h in hits), (kind, filt)
@@ -279,8 +279,9 @@ def test_edge_persists_and_reloads(tmp_path, points):
     assert after == before
     again.ensure_collection(COLL, DIM)  # idempotent on an existing folder
     assert again.count(COLL) == len(points)
-    with pytest.raises(Exception):
-        again.ensure_collection("other", DIM) or again.upsert("missing", points[:1])
+    with pytest.raises(KeyError):
+        again.upsert("missing", points[:1])
+    assert not (folder / "missing").exists()
     again.close()
 
 

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import shutil
 import uuid
+import warnings
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -348,6 +349,7 @@ class ClientEngine:
     ):
         from qdrant_client import QdrantClient
 
+        self.local = not url
         if url:
             self.client = QdrantClient(url=url, **client_kwargs)
         elif path:
@@ -374,10 +376,13 @@ class ClientEngine:
             size = have[DENSE].size if isinstance(have, dict) else None
             if size is not None and size != dense_dim:
                 raise ValueError(f"collection {name!r} has dense dim {size}, not {dense_dim}")
-        for key in KEYWORD_FIELDS:
-            self.client.create_payload_index(name, key, field_schema=m.PayloadSchemaType.KEYWORD)
-        for key in INTEGER_FIELDS:
-            self.client.create_payload_index(name, key, field_schema=m.PayloadSchemaType.INTEGER)
+        with warnings.catch_warnings():
+            if self.local:  # local mode warns that payload indexes have no effect there: known, tests only
+                warnings.simplefilter("ignore", UserWarning)
+            for key in KEYWORD_FIELDS:
+                self.client.create_payload_index(name, key, field_schema=m.PayloadSchemaType.KEYWORD)
+            for key in INTEGER_FIELDS:
+                self.client.create_payload_index(name, key, field_schema=m.PayloadSchemaType.INTEGER)
 
     def drop_collection(self, name: str) -> None:
         if self.client.collection_exists(name):

@@ -10,9 +10,12 @@ from __future__ import annotations
 import datetime as dt
 import hashlib
 import json
+import multiprocessing
+import os
 import time
 import uuid
 from collections.abc import Callable, Iterable, Iterator
+from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass, field
 from decimal import Decimal
 from pathlib import Path
@@ -78,58 +81,98 @@ def walk(paths: Iterable[str | Path]) -> Iterator[tuple[Path, bool]]:
             yield path, True
 
 
+def _parse_job(path: Path) -> tuple[ParsedDocument | None, str | None]:
+    """Parse one file (runs in a worker process): (document, None) or (None, one-line reason)."""
+    try:
+        return parsers.parse(path, hints=hints_for(path)), None
+    except FilingsError as exc:
+        return None, str(exc)
+    except Exception as exc:  # a parser bug must not stop the batch; the report names it
+        return None, f"{path}: internal error while parsing ({type(exc).__name__}: {exc})"
+
+
+def default_workers() -> int:
+    return max(1, min(int(os.environ.get("FILINGS_WORKERS", "0") or 0) or (os.cpu_count() or 1), 8))
+
+
 def ingest(con: duckdb.DuckDBPyConnection, paths: Iterable[str | Path],
            on_progress: Callable[[DocumentResult], None] | None = None,
-           on_total: Callable[[int], None] | None = None) -> IngestReport:
+           on_total: Callable[[int], None] | None = None,
+           on_stored: Callable[[ParsedDocument], None] | None = None,
+           workers: int | None = None) -> IngestReport:
+    """Ingest files and folders. Parsing runs in ``workers`` processes (default: the machine's cores);
+    storing is sequential, one transaction per document. ``on_stored`` sees each added document."""
     report = IngestReport(run_id=uuid.uuid4().hex[:12])
     started = dt.datetime.now()
-    candidates = []
-    for path, explicit in walk(paths):
-        if explicit or parsers.detect(path) is not None:
-            candidates.append(path)
+    candidates = [path for path, explicit in walk(paths) if explicit or parsers.detect(path) is not None]
     if on_total:
         on_total(len(candidates))
-    for path in candidates:
-        result = ingest_one(con, path)
+
+    def finish(result: DocumentResult) -> None:
         report.results.append(result)
-        con.execute(
-            "INSERT INTO ingest_runs VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-            [report.run_id, started, dt.datetime.now(), str(path), result.document_id, result.status,
-             result.reason, result.seconds],
-        )
+        con.execute("INSERT INTO ingest_runs VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                    [report.run_id, started, dt.datetime.now(), result.path, result.document_id, result.status,
+                     result.reason, result.seconds])
         if on_progress:
             on_progress(result)
+
+    todo: list[tuple[Path, str]] = []
+    seen: set[str] = set()
+    for path in candidates:
+        if not path.is_file():
+            finish(DocumentResult(path=str(path), status="failed", reason=f"{path}: file does not exist"))
+            continue
+        document_id = sha256_file(path)
+        known = document_id in seen or con.execute(
+            "SELECT 1 FROM documents WHERE document_id = ?", [document_id]).fetchone()
+        seen.add(document_id)
+        if known:
+            finish(DocumentResult(path=str(path), status="unchanged", document_id=document_id))
+        else:
+            todo.append((path, document_id))
+    workers = min(workers or default_workers(), len(todo)) or 1
+    if workers > 1:
+        ctx = multiprocessing.get_context("spawn")
+        with ProcessPoolExecutor(max_workers=workers, mp_context=ctx) as pool:
+            futures = {pool.submit(_parse_job, path): (path, document_id, time.perf_counter())
+                       for path, document_id in todo}
+            for future in as_completed(futures):
+                path, document_id, t0 = futures[future]
+                finish(_store_result(con, path, document_id, *future.result(), t0, on_stored))
+    else:
+        for path, document_id in todo:
+            t0 = time.perf_counter()
+            finish(_store_result(con, path, document_id, *_parse_job(path), t0, on_stored))
     return report
 
 
-def ingest_one(con: duckdb.DuckDBPyConnection, path: Path) -> DocumentResult:
-    t0 = time.perf_counter()
-    result = DocumentResult(path=str(path), status="failed")
-    try:
-        if not path.exists():
-            raise ParseError(str(path), "file does not exist")
-        document_id = sha256_file(path)
-        result.document_id = document_id
-        if con.execute("SELECT 1 FROM documents WHERE document_id = ?", [document_id]).fetchone():
-            result.status = "unchanged"
-            return result
-        parsed = parsers.parse(path, hints=hints_for(path))
+def _store_result(con: duckdb.DuckDBPyConnection, path: Path, document_id: str, parsed: ParsedDocument | None,
+                  error: str | None, t0: float, on_stored: Callable[[ParsedDocument], None] | None) -> DocumentResult:
+    result = DocumentResult(path=str(path), status="failed", document_id=document_id, reason=error)
+    if parsed is not None:
         parsed.info.document_id = document_id
         parsed.info.file_name = path.name
-        _store(con, path, parsed)
-        result.status = "added"
-        result.info = parsed.info
-        result.pages = len(parsed.pages)
-        result.facts = len(parsed.facts)
-        result.metrics = con.execute(
-            "SELECT count(*) FROM document_metrics WHERE document_id = ?", [document_id]).fetchone()[0]
-    except FilingsError as exc:
-        result.reason = str(exc)
-    except Exception as exc:  # a parser bug must not stop the batch; the report names it
-        result.reason = f"{path}: internal error while parsing ({type(exc).__name__}: {exc})"
-    finally:
-        result.seconds = time.perf_counter() - t0
+        try:
+            _store(con, path, parsed)
+            if on_stored:
+                on_stored(parsed)
+        except FilingsError as exc:
+            result.reason = str(exc)
+        except duckdb.Error as exc:
+            result.reason = f"{path}: could not store ({str(exc).splitlines()[0]})"
+        else:
+            result.status, result.reason, result.info = "added", None, parsed.info
+            result.pages, result.facts = len(parsed.pages), len(parsed.facts)
+            result.metrics = con.execute(
+                "SELECT count(*) FROM document_metrics WHERE document_id = ?", [document_id]).fetchone()[0]
+    result.seconds = time.perf_counter() - t0
     return result
+
+
+def ingest_one(con: duckdb.DuckDBPyConnection, path: Path) -> DocumentResult:
+    """One file, parsed in this process (benchmarks, tests)."""
+    report = ingest(con, [path], workers=1)
+    return report.results[0]
 
 
 def _resolve_company(con: duckdb.DuckDBPyConnection, info: DocumentInfo) -> None:

