@@ -167,7 +167,6 @@ def main() -> None:
     qtexts += ["营业收入 同比 增长", "风险因素 关税", "非经常性损益 政府补助", "研发投入 费用"]
 
     base = Path(args.folder or tempfile.mkdtemp(prefix="search_latency_"))
-    rows = []
     figures = []
     try:
         for size in sizes:
@@ -250,11 +249,13 @@ def main() -> None:
             }
             figures.append(fig)
             print(json.dumps(fig), flush=True)
-            rows.append(list(fig.values()))
     finally:
         if not args.folder:
             shutil.rmtree(base, ignore_errors=True)
-    print_table(list(figures[0].keys()) if figures else [], rows, title="qdrant-edge hybrid search (2 cores)")
+    if figures:  # one row per figure, one column per size
+        keys = [k for k in figures[0] if k != "units"]
+        print_table(["figure"] + [str(f["units"]) for f in figures], [[k] + [f[k] for f in figures] for k in keys],
+                    title="qdrant-edge hybrid search: units per column")
     if args.json:
         Path(args.json).write_text(json.dumps({"bm25_encode_s": round(t_sparse, 1), "sizes": figures}, indent=2))
 

@@ -49,7 +49,13 @@ def parse(path: str | Path, hints: DocumentInfo | None = None) -> ParsedDocument
     if kind == "xbrl":
         from parsers import us_xbrl
 
-        return us_xbrl.parse(path)
+        parsed = us_xbrl.parse(path)
+        if path.suffix.lower() in {".htm", ".html", ".xhtml"}:
+            from parsers.html_pages import html_pages
+
+            parsed.pages = html_pages(path)  # the filing's physical pages, citable like a PDF's
+            parsed.info.pages = len(parsed.pages)
+        return _with_sections(parsed)
     if kind == "transcript":
         from parsers import transcripts
 
@@ -57,5 +63,17 @@ def parse(path: str | Path, hints: DocumentInfo | None = None) -> ParsedDocument
     if kind == "pdf":
         from parsers import pdf_report
 
-        return pdf_report.parse(path, hints=hints)
+        return _with_sections(pdf_report.parse(path, hints=hints))
     raise ParseError(str(path), "not a filing this tool reads (expected an iXBRL/XBRL filing or a PDF report)")
+
+
+def _with_sections(parsed: ParsedDocument) -> ParsedDocument:
+    """Named narrative sections over the pages (risk factors, MD&A, 管理层讨论与分析, chairman's statement)."""
+    if parsed.pages and not parsed.sections:
+        from parsers.sections import find_sections
+
+        try:
+            parsed.sections = find_sections(parsed.pages, parsed.info)
+        except Exception as exc:  # noqa: BLE001 - pages stay citable without section names
+            parsed.warnings.append(f"section detection failed ({type(exc).__name__}: {exc})")
+    return parsed

@@ -196,3 +196,11 @@ def test_cn_annual_report_chunks():
     info = DocumentInfo(document_id="x" * 64, market="A", stock_code="600080", form="annual", language="zh-Hans")
     pages, units = _check_corpus_doc(path, info)
     assert not any("2024年年度报告" == u.text.split("\n")[0] for u in units)  # running header skipped
+
+
+def test_transcript_turns_keep_short_repeated_lines():
+    turns = [Page(page=i + 1, text="Thank you." if i % 2 else _sentences(5, seed=i)) for i in range(10)]
+    units, windows = chunk(INFO.model_copy(update={"form": "transcript"}), turns, [], "call")
+    check_invariants(units, windows, turns)
+    assert [u.page for u in units] == list(range(1, 11))  # one unit per turn, none dropped
+    assert {u.kind for u in units} == {"transcript"}

@@ -25,6 +25,8 @@
   unit's end on each page, pages joined by a blank line.
 * ``kind`` is ``"transcript"`` for ``info.form == "transcript"``; ``"table"`` for pages in
   ``table_pages`` or pages where most lines are mostly numbers (statements); otherwise ``"narrative"``.
+* Transcripts (``form == "transcript"``): pages are speaker turns, so a unit never spans two turns and
+  short turns give short units; no header / footer detection there.
 * ``section`` is the :class:`SectionSpan` covering the unit's start (the innermost / latest-starting one
   when spans nest), or ``None``.
 
@@ -300,10 +302,11 @@ def chunk(
     """Search units (~220 words, never crossing a page) and context windows (~650 words) of a document.
 
     Returns ``(units, windows)`` with ``windows`` mapping ``window_id`` to the window text."""
-    repeated = repeated_lines(pages)
+    transcript = (info.form or "").lower() == "transcript"
+    # a transcript's "pages" are speaker turns: no running headers, and "Thank you." is content
+    repeated = set() if transcript else repeated_lines(pages)
     section_of = _section_index(sections or [])
     table_pages = table_pages or set()
-    transcript = (info.form or "").lower() == "transcript"
     base = dict(
         document_id=info.document_id,
         doc_name=doc_name,

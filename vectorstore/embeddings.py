@@ -35,7 +35,8 @@ multilingual for the A-share / HK collections. Override with ``FILINGS_EMBED_MOD
 to :func:`model_for_market`.
 
 Cache: :class:`EmbeddingCache` is one SQLite file (``embeddings.sqlite``) under a directory: table
-``vectors(key BLOB PRIMARY KEY, model TEXT, dim INTEGER, vec BLOB)`` where ``key`` is
+``vectors(key BLOB PRIMARY KEY, model TEXT, dim INTEGER, vec BLOB)`` (a rowid table: WITHOUT ROWID
+stores 1.5 kB rows three times less compactly) where ``key`` is
 ``sha256(model name, kind ("passage" / "query"), text)`` and ``vec`` the float32 bytes. Looked up in
 batches of 500 keys; WAL journal; one writer process. ``embed_cached(provider, texts, cache)`` embeds
 only the texts it has not seen with that model, so a re-ingest never re-embeds.
@@ -468,7 +469,7 @@ class EmbeddingCache:
         self._db.execute("PRAGMA synchronous=NORMAL")
         self._db.execute(
             "CREATE TABLE IF NOT EXISTS vectors (key BLOB PRIMARY KEY, model TEXT NOT NULL, dim INTEGER NOT NULL,"
-            " vec BLOB NOT NULL) WITHOUT ROWID"
+            " vec BLOB NOT NULL)"
         )
         self._db.commit()
 

@@ -17,7 +17,9 @@ Point ids: a unit_id of 32 hex characters is used as the UUID directly; anything
 EdgeEngine keeps one shard per collection in ``<path>/<collection>``. Upserts land in appendable segments;
 ``optimize(name)`` builds HNSW and merges segments (call it once after a bulk load: the ingest does so at
 the end of a run; ``upsert`` also calls it itself once ``auto_optimize_points`` points have been written
-since the last optimisation). Query latency before and after is in bench/search_latency.py.
+since the last optimisation). Measured (bench/search_latency.py, 2 busy cores): filtered hybrid queries on an
+unoptimised shard are already fast (p95 2.7 ms at 10k, 12 ms at 50k), while optimize costs ~2-3 s per 1k
+points under load (20 s at 10k, 139 s at 50k); so small ingests skip it and bulk loads optimise once at the end.
 """
 
 from __future__ import annotations

@@ -1,0 +1,176 @@
+"""Question understanding and the SQL route. Plans need only the company master; answers read a real
+warehouse built from the corpus. Expected numbers are typed from the filings."""
+
+from __future__ import annotations
+
+from decimal import Decimal
+
+import pytest
+
+from conftest import require_corpus
+from filings import Filings
+from router.answer import unsupported_numbers
+from router.periods import find_periods
+from router.plan import Planner, find_metrics
+from schema.models import Answer, AnswerRow
+from warehouse import store
+
+
+@pytest.fixture(scope="module")
+def planner(tmp_path_factory):
+    con = store.connect(tmp_path_factory.mktemp("plan_home"))  # the master alone
+    yield Planner(con)
+    con.close()
+
+
+def companies(planner, q):
+    return [c.company_id for c in planner.plan(q).companies]
+
+
+@pytest.mark.parametrize("question,expected", [
+    ("What was Apple's revenue in fiscal 2024?", ["apple"]),
+    ("Kweichow? no: 金花股份2024年营业收入是多少", ["jinhua"]),
+    ("How did AT&T describe its fiber strategy?", ["att"]),
+    ("What was T's revenue in 2021?", ["att"]),
+    ("Which risks were discussed by management?", []),          # DIS / T never match "discussed"
+    ("What did DIS say about parks?", ["disney"]),
+    ("Revenue of Technology companies", []),                   # generic words never identify a company
+    ("Which Bank reported the highest profit?", []),
+    ("Compare the Companies' margins", []),
+    ("2359.HK revenue", ["wuxi_apptec"]),
+    ("02359 revenue", ["wuxi_apptec"]),
+    ("2359 revenue in 2025", ["wuxi_apptec"]),
+    ("603259 营业收入", ["wuxi_apptec"]),
+    ("6821.HK revenue", ["asymchem"]),
+    ("凯莱英和泰格医药的收入对比", ["asymchem", "tigermed"]),
+    ("Water Oasis profit for 2021", ["water_oasis"]),
+    ("Revenue of 2,359 million", []),                           # an amount is not a listing code
+    ("NVDA vs AAPL revenue", ["nvidia", "apple"]),
+    ("now what about Lowe's", ["lowes"]),                       # NOW (ServiceNow) only in capitals
+])
+def test_companies_resolve_right_or_not_at_all(planner, question, expected):
+    assert companies(planner, question) == expected
+
+
+@pytest.mark.parametrize("question,expected", [
+    ("FY2024", [(2024, "FY")]), ("fiscal 2024", [(2024, "FY")]), ("2024年度", [(2024, "FY")]),
+    ("2024财年", [(2024, "FY")]), ("2024年", [(2024, None)]), ("1Q25", [(2025, "Q1")]),
+    ("Q1 2025", [(2025, "Q1")]), ("2025年第一季度", [(2025, "Q1")]), ("2025年上半年", [(2025, "H1")]),
+    ("H1 2025", [(2025, "H1")]), ("2025年前三季度", [(2025, "9M")]), ("FY2022-FY2024", [(2022, None), (2023, None), (2024, None)]),
+    ("revenue of 2,024 million", []),
+])
+def test_periods(question, expected):
+    periods, _ = find_periods(question)
+    assert [(p.fiscal_year, p.fiscal_period) for p in periods] == expected
+
+
+def test_relative_periods():
+    assert find_periods("revenue over the last three years")[1] == 3
+    assert find_periods("近三年营业收入")[1] == 3
+    assert find_periods("latest revenue")[0][0].relative == "latest"
+
+
+@pytest.mark.parametrize("question,expected", [
+    ("营业收入", ["revenue"]), ("营业总收入", ["revenue"]), ("turnover", ["revenue"]), ("net sales", ["revenue"]),
+    ("毛利率", ["gross_margin"]), ("gross margin", ["gross_margin"]), ("ROE", ["roe"]), ("R&D spending", ["rd_expense"]),
+    ("capex", ["capex"]), ("EPS", ["eps_basic"]), ("diluted EPS", ["eps_diluted"]), ("net income", ["net_income_parent"]),
+    ("归母净利润", ["net_income_parent"]), ("扣非净利润", ["net_income_excl_nonrecurring"]),
+    ("operating cash flow and capex", ["operating_cash_flow", "capex"]),
+])
+def test_metric_aliases(question, expected):
+    assert find_metrics(question) == expected
+
+
+@pytest.mark.parametrize("question,intent,route", [
+    ("What was Apple's revenue in fiscal 2024?", "metric", "sql"),
+    ("Compare Nvidia and Apple gross margin in fiscal 2024", "comparison", "sql"),
+    ("Nvidia revenue FY2023-FY2025", "trend", "sql"),
+    ("金花股份近三年营业收入", "trend", "sql"),
+    ("What risk factors does Apple describe about its supply chain?", "narrative", "search"),
+    ("金花股份的风险因素", "narrative", "search"),
+    ("Why did Nvidia's revenue grow in fiscal 2025?", "mixed", "mixed"),
+])
+def test_intent_and_route(planner, question, intent, route):
+    plan = planner.plan(question)
+    assert (plan.intent, plan.route) == (intent, route)
+
+
+# ------------------------------------------------------------------------------------- answers
+@pytest.fixture(scope="module")
+def f(tmp_path_factory):
+    home = tmp_path_factory.mktemp("router_home")
+    with Filings(home) as fx:
+        report = fx.ingest(require_corpus("us", "ixbrl"), require_corpus("cn", "600080_jinhuagufen_2024_annual.pdf"))
+        assert not report.failed
+    fx = Filings(home, read_only=True)
+    yield fx
+    fx.close()
+
+
+def _row(answer, metric, year, period="FY", code=None):
+    hits = [r for r in answer.rows if r.metric == metric and r.fiscal_year == year and r.fiscal_period == period
+            and (code is None or r.stock_code == code)]
+    assert hits, f"no {metric} {period}{year} row in {[(r.metric, r.fiscal_year) for r in answer.rows]}"
+    return hits[0]
+
+
+def test_metric_answer_carries_currency_standard_and_source(f):
+    a = f.ask("What was Apple's revenue in fiscal 2024?")
+    assert (a.status, a.route) == ("answered", "sql")
+    r = _row(a, "revenue", 2024)
+    assert Decimal(r.value) == Decimal("391035000000")  # Total net sales $391,035 million (AAPL 10-K)
+    assert (r.currency, r.accounting_standard, str(r.period_end)) == ("USD", "US_GAAP", "2024-09-28")
+    assert r.source["doc_name"] == "aapl-20240928" and r.source["document_id"]
+    assert "391,035,000,000" in a.answer
+
+
+def test_ratio_is_exact_and_changes_are_in_percentage_points(f):
+    a = f.ask("Nvidia gross margin change in fiscal 2025")
+    gm25 = _row(a, "gross_margin", 2025)
+    # NVDA FY2025 10-K: gross profit $97,858 million on revenue $130,497 million
+    assert Decimal(gm25.value) == (Decimal(97858) / Decimal(130497)).quantize(Decimal("1e-10"))
+    pp = _row(a, "gross_margin_change_pp", 2025)
+    # FY2024: 44,301 / 60,922
+    expected = (Decimal(97858) / Decimal(130497) - Decimal(44301) / Decimal(60922)) * 100
+    assert abs(Decimal(pp.value) - expected) < Decimal("1e-8")
+    assert "pp" in a.answer and "%" not in a.answer.split("change (percentage points)")[1].split("[")[0]
+    assert {r.metric for r in a.rows} >= {"gross_profit", "revenue"}  # the components, with their sources
+
+
+def test_growth_is_exact_decimal(f):
+    a = f.ask("Nvidia revenue growth in fiscal 2025")
+    g = _row(a, "revenue_yoy", 2025)
+    assert Decimal(g.value) == ((Decimal(130497) - Decimal(60922)) / Decimal(60922)).quantize(Decimal("1e-10"))
+
+
+def test_cross_market_comparison_converts_and_says_so(f):
+    a = f.ask("Compare Apple and 金花股份 revenue in 2024")
+    assert a.status == "answered" and a.plan["intent"] == "comparison"
+    cn = _row(a, "revenue", 2024, code="600080")
+    assert Decimal(cn.value) == Decimal("585461786.23")  # 600080 2024 annual p82, 营业收入
+    assert cn.currency == "CNY" and cn.converted and cn.converted["currency"] == "USD"
+    assert cn.converted["fx_rate"] and cn.converted["fx_date"] and cn.converted["fx_source"]
+    assert Decimal(cn.converted["value"].replace(",", "")) == (Decimal("585461786.23") / Decimal(cn.converted["fx_rate"])).quantize(Decimal("0.01"))
+    assert any("different accounting standards" in c for c in a.caveats)
+    assert any("different currencies" in c for c in a.caveats)
+
+
+@pytest.mark.parametrize("question", [
+    "What was Tencent's revenue in 2024?",            # company not in the warehouse
+    "What was Apple's revenue in fiscal 2015?",       # period not covered
+    "金花股份2018年营业收入",                             # period not covered
+    "What was Apple's net_income_excl_nonrecurring in 2024?",  # metric a US filer does not report
+])
+def test_unanswerable_is_no_data_with_a_reason(f, question):
+    a = f.ask(question)
+    assert a.status == "no_data" and a.reason
+
+
+def test_number_check_catches_numbers_not_in_rows():
+    row = AnswerRow(company_id="x", stock_code="X", market="US", fiscal_year=2024, fiscal_period="FY",
+                    period_end=None, metric="revenue", value="1000", currency="USD", accounting_standard="US_GAAP",
+                    original_label=None, source={"document_id": "d", "doc_name": "x-2024", "page": 3})
+    good = Answer(question="q", status="answered", route="sql", plan={}, answer="X revenue FY2024: USD 1,000", rows=[row])
+    bad = good.model_copy(update={"answer": "X revenue FY2024: USD 1,200"})
+    assert unsupported_numbers(good) == []
+    assert unsupported_numbers(bad) == ["1200"]
