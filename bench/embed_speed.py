@@ -126,12 +126,20 @@ def _bm25_rank(query: str, docs: list[str]) -> list[int]:
     return list(np.argsort(-np.array(scores), kind="stable"))
 
 
-def recall(names: list[str], max_questions: int | None, cache_dir: str, max_doc_units: int | None = None) -> None:
+def recall(names: list[str], max_questions: int | None, cache_dir: str, max_doc_units: int | None = None,
+           max_pages: int | None = None) -> None:
     root = corpus_root()
     fb = root / "us" / "financebench"
     questions = [json.loads(x) for x in (fb / "questions_dev.jsonl").read_text().splitlines() if x.strip()]
     if max_questions:
         questions = questions[:max_questions]
+    if max_pages:  # only questions on documents of at most max_pages pages (documents.jsonl)
+        pages_of = {}
+        for line in (fb / "documents.jsonl").read_text().splitlines():
+            if line.strip():
+                d = json.loads(line)
+                pages_of[d["doc_name"]] = d["pages"]
+        questions = [q for q in questions if pages_of.get(q["doc_name"], 10**9) <= max_pages]
     docs = sorted({q["doc_name"] for q in questions})
     t = time.perf_counter()
     doc_units = {}
@@ -184,10 +192,11 @@ def main() -> None:
     ap.add_argument("--max-questions", type=int, default=None)
     ap.add_argument("--cache", default="/tmp/filings-embed-cache")
     ap.add_argument("--max-doc-units", type=int, default=None, help="only questions on documents with <= N units")
+    ap.add_argument("--max-pages", type=int, default=None, help="only questions on documents with <= N pages")
     a = ap.parse_args()
     if a.recall:
         names = (a.providers or "minilm-onnx,minilm-onnx@256,e5-small").split(",")
-        recall(names, a.max_questions, a.cache, a.max_doc_units)
+        recall(names, a.max_questions, a.cache, a.max_doc_units, a.max_pages)
     else:
         names = (a.providers or "minilm-onnx,minilm-onnx@256,minilm,minilm@256,e5-small,hashing").split(",")
         speed(names, a.n_en, a.n_zh)

@@ -32,6 +32,7 @@ class Metric:
     aliases: tuple[str, ...]
     kind: str  # money | per_share | shares
     period: str  # duration | instant
+    sign: str  # "expense": a cost or outflow, stored positive; "as_reported" otherwise
     concepts: tuple[str, ...] = field(default_factory=tuple)  # prefixed qnames in priority order
 
 
@@ -62,6 +63,7 @@ def metrics() -> dict[str, Metric]:
             aliases=tuple(spec.get("aliases") or []),
             kind=spec.get("kind", "money"),
             period=spec.get("period", "duration"),
+            sign=spec.get("sign", "as_reported"),
             concepts=tuple(concepts),
         )
     return out

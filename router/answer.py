@@ -17,6 +17,9 @@ from router.plan import Planner
 from schema.models import Answer, AnswerRow, Passage, QueryPlan
 
 LIMITED_COVERAGE = 5  # fewer documents than this for a company -> a caveat
+# Asked for one, shown with the other: "净利润" / net income is read as both the consolidated figure and
+# the parent's share, so neither reading is silently chosen.
+COMPANIONS = {"net_income": ["net_income_parent"]}
 # numbers as a reader sees them; digits glued to letters (H1, Q2, p82, f-66) are labels, not numbers
 _NUM = re.compile(r"(?<![A-Za-z0-9.,\-])-?\d[\d,]*(?:\.\d+)?")
 
@@ -170,14 +173,15 @@ class Router:
 
     def _sql_values(self, plan: QueryPlan) -> tuple[list[S.Value], list[str], list[str]]:
         company_ids = [c.company_id for c in plan.companies]
-        rows = S.fetch(self.con, company_ids, S.base_metrics_of(plan.metrics))
+        wanted = list(dict.fromkeys(m for mid in plan.metrics for m in [mid, *COMPANIONS.get(mid, [])]))
+        rows = S.fetch(self.con, company_ids, S.base_metrics_of(wanted))
         index = S.index_rows(rows)
         values: list[S.Value] = []
         gaps: list[str] = []
         available: list[str] = []
         for cid in company_ids:
             keys = [k for k in index if k[0] == cid]
-            for metric in plan.metrics:
+            for metric in wanted:
                 targets, missing = self._targets(plan, keys, metric, index)
                 for k in sorted(targets, key=lambda k: (k[2], k[3], k[1])):
                     v = S.metric_at(metric, k, index)
@@ -189,7 +193,7 @@ class Router:
                             values.append(g)
                             if prev.derived:
                                 values.append(prev)
-                if missing or not targets:
+                if (missing or not targets) and metric in plan.metrics:
                     gaps.append(f"{metric} for {cid}" + (f" ({', '.join(missing)})" if missing else ""))
                     periods = [f"{p}{y}" for y, p in sorted({(k[2], k[3]) for k in keys if S.metric_at(metric, k, index)})]
                     available.append(f"{cid} {metric}: " + (", ".join(periods[-8:]) if periods else "none"))

@@ -133,10 +133,10 @@ def find_companies(question: str, lex: Lexicon) -> list[CompanyRef]:
                 hit(start, start + len(key), entry.company_id, entry.via)
                 start = lower.find(key, start + 1)
             continue
-        for m in re.finditer(r"(?<![\w&])" + re.escape(key) + r"(?![\w&])", lower):
+        for m in re.finditer(r"(?<![A-Za-z0-9&])" + re.escape(key) + r"(?![A-Za-z0-9&])", lower):
             hit(m.start(), m.end(), entry.company_id, entry.via)
     # tickers: case-sensitive whole words (AT&T's T never matches "discussed"; DIS only as DIS)
-    for m in re.finditer(r"(?<![\w&$.])\$?([A-Z][A-Z.\-]{0,5})(?:'s)?(?![\w&])", text):
+    for m in re.finditer(r"(?<![A-Za-z0-9&$.])\$?([A-Z][A-Z.\-]{0,5})(?:'s)?(?![A-Za-z0-9&])", text):
         ticker = m.group(1)
         if ticker in lex.tickers and (len(ticker) > 1 or m.group(0).endswith("'s") or m.group(0).startswith("$")):
             hit(m.start(1), m.end(1), lex.tickers[ticker], "ticker")

@@ -57,13 +57,19 @@ def find_periods(question: str) -> tuple[list[PeriodRef], int | None]:
         (_YEAR + r"\s?年?(?:度)?\s?(?:前三季度|1-9月|1—9月|一至三季度)", lambda m: (int(m.group(1)), "9M")),
         (r"\b(?:9M|nine\s+months(?:\s+ended)?(?:\s+of)?)\s?(?:FY\s?|fiscal\s+)?" + _YEAR, lambda m: (int(m.group(1)), "9M")),
         # ranges of fiscal years
-        (r"(?:FY\s?)?" + _YEAR + r"\s?(?:-|–|—|~|to|through|至|到)\s?(?:FY\s?)?" + _YEAR + r"\s?(?:年度|年|财年)?",
+        (r"(?:FY\s?)?" + _YEAR + r"\s?(?:年度|年|财年)?\s?(?:-|–|—|~|to|through|至|到)\s?(?:FY\s?)?" + _YEAR
+         + r"\s?(?:年度|年|财年)?",
          None),
         # fiscal years
         (r"\b(?:FY|fiscal\s+(?:year\s+)?|fiscal-year\s+)'?(\d{4}|\d{2})\b", lambda m: (_year(m.group(1)), "FY")),
         (_YEAR + r"\s?(?:财年|財年|fiscal\s+year|年度|年报|年報|annual)", lambda m: (int(m.group(1)), "FY")),
         (_YEAR + r"\s?年", lambda m: (int(m.group(1)), None)),
-        (r"(?<![\d.,])" + _YEAR + r"(?![\d.,%])", lambda m: (int(m.group(1)), None)),
+        (r"(?<!\d)(?<!\d[.,])" + _YEAR + r"(?!\d|[.,]\d|%)", lambda m: (int(m.group(1)), None)),
+    ]
+    yearless = [
+        (r"(?<![\d年])前三季度", lambda m: "9M"),
+        (r"(?<![\d年])(?:上半年|半年度|中期)", lambda m: "H1"),
+        (r"(?<![\d年前])(?:第\s?)?([一二三四])\s?季度", lambda m: f"Q{_num(m.group(1))}"),
     ]
     for pattern, make in patterns:
         for m in re.finditer(pattern, text, re.I):
@@ -78,6 +84,17 @@ def find_periods(question: str) -> tuple[list[PeriodRef], int | None]:
                 continue
             year, period = make(m)
             add(m, year, period)
+    for pattern, make in yearless:
+        for m in re.finditer(pattern, text):
+            before = [p for pos, p in found if pos < m.start() and p.fiscal_year]
+            if before:
+                add(m, before[-1].fiscal_year, make(m))
+    if re.search(r"\b(?:quarterly|each quarter|every quarter|by quarter|per quarter)\b|各季度|分季度|每个季度|每季度", text, re.I):
+        for pos, p in list(found):
+            if p.fiscal_year and p.fiscal_period in (None, "FY"):
+                found.remove((pos, p))
+                found += [(pos, PeriodRef(fiscal_year=p.fiscal_year, fiscal_period=f"Q{i}", matched=p.matched))
+                          for i in range(1, 5)]
     last_n = None
     m = re.search(r"\b(?:last|past|previous|recent)\s+(\w+)\s+(?:fiscal\s+)?years\b", text, re.I) or \
         re.search(r"(?:近|最近|过去|過去|前)\s?([一二两三四五六七八九十\d]+)\s?(?:个)?(?:年|财年|會計年度|会计年度)", text)

@@ -39,7 +39,7 @@ _TREND = re.compile(r"\b(trend|over time|history|historical|series|each year|per
                     r"evolution|trajectory)\b|趋势|趨勢|历年|歷年|逐年|各年|变化|變化|走势", re.I)
 _COMPARE = re.compile(r"\b(compare|comparison|versus|vs\.?|against|relative to|higher|lower|bigger|larger|smaller|"
                       r"more than|less than|which (?:company|one))\b|对比|對比|比较|比較|相比|哪家|高于|低于", re.I)
-_GROWTH = re.compile(r"\b(growth|grow|grew|increase[sd]?|decrease[sd]?|decline[sd]?|change[sd]?|yoy|year[- ]over[- ]year|"
+_GROWTH = re.compile(r"\b(growth|grow|grows|growing|grew|increase[sd]?|decrease[sd]?|decline[sd]?|change[sd]?|yoy|year[- ]over[- ]year|"
                      r"rose|fell)\b|增长|增長|增速|同比|变动|下降|上升|增减", re.I)
 _SECTIONS = [
     (re.compile(r"risk factors?|\brisks?\b|风险|風險|uncertaint", re.I), "risk_factors"),
@@ -76,8 +76,20 @@ def metric_lexicon() -> list[tuple[str, str]]:
     return sorted(out.items(), key=lambda kv: -len(kv[0]))
 
 
+@lru_cache(maxsize=1)
+def _t2s():
+    from opencc import OpenCC
+
+    return OpenCC("t2s")
+
+
+def to_simplified(text: str) -> str:
+    """Traditional Chinese to Simplified for matching (營業收入 -> 营业收入); other text unchanged."""
+    return _t2s().convert(text) if _CJK.search(text) else text
+
+
 def _norm(text: str) -> str:
-    return re.sub(r"\s+", " ", unicodedata.normalize("NFKC", text).casefold()).strip()
+    return re.sub(r"\s+", " ", unicodedata.normalize("NFKC", to_simplified(text)).casefold()).strip()
 
 
 def find_metrics(question: str) -> list[str]:
@@ -90,7 +102,8 @@ def find_metrics(question: str) -> list[str]:
         if _CJK.search(alias):
             spans = [(m.start(), m.end()) for m in re.finditer(re.escape(alias), text)]
         else:
-            spans = [(m.start(), m.end()) for m in re.finditer(r"(?<![\w&])" + re.escape(alias) + r"(?![\w&])", text)]
+            spans = [(m.start(), m.end()) for m in
+                     re.finditer(r"(?<![A-Za-z0-9&])" + re.escape(alias) + r"(?![A-Za-z0-9&])", text)]
         for span in spans:
             if not any(span[0] < b and a < span[1] for a, b in taken):
                 taken.append(span)
@@ -118,6 +131,11 @@ class Planner:
 
     def plan(self, question: str) -> QueryPlan:
         companies = find_companies(question, self.lexicon)
+        if _CJK.search(question):  # Traditional names too: 藥明康德, 凱萊英
+            simplified = to_simplified(question)
+            if simplified != question:
+                known = {c.company_id for c in companies}
+                companies += [c for c in find_companies(simplified, self.lexicon) if c.company_id not in known]
         periods, last_n = find_periods(question)
         metric_ids = find_metrics(question)
         language = "zh" if _CJK.search(question) else "en"

@@ -15,11 +15,12 @@ evaluation. A filter dict maps field -> value or list of values; every key must 
 Point ids: a unit_id of 32 hex characters is used as the UUID directly; anything else goes through uuid5.
 
 EdgeEngine keeps one shard per collection in ``<path>/<collection>``. Upserts land in appendable segments;
-``optimize(name)`` builds HNSW and merges segments (call it once after a bulk load: the ingest does so at
-the end of a run; ``upsert`` also calls it itself once ``auto_optimize_points`` points have been written
-since the last optimisation). Measured (bench/search_latency.py, 2 busy cores): filtered hybrid queries on an
-unoptimised shard are already fast (p95 2.7 ms at 10k, 12 ms at 50k), while optimize costs ~2-3 s per 1k
-points under load (20 s at 10k, 139 s at 50k); so small ingests skip it and bulk loads optimise once at the end.
+``optimize(name)`` builds HNSW and merges segments. Measured (bench/search_latency.py, 2 cores shared with other
+jobs, load ~8-10): filtered hybrid queries on an unoptimised shard are already fast (p95 2.7 / 12 / 14 ms at
+10k / 50k / 160k units) while optimize is expensive (20 / 139 / 409 s). So nothing optimises behind the
+caller's back by default: the ingest calls ``optimize(name)`` once at the end of a bulk run (or never for a
+small one). ``auto_optimize_points=N`` optimises inside ``upsert`` once N points have been written since the
+last optimisation, for callers that want it.
 """
 
 from __future__ import annotations
@@ -148,7 +149,7 @@ def _has_sparse(sparse: Sparse | None) -> bool:
 class EdgeEngine:
     """Embedded Qdrant (qdrant-edge-py): one shard folder per collection under ``path``."""
 
-    def __init__(self, path: str | Path, *, auto_optimize_points: int = 50_000, rrf_k: int = RRF_K, batch: int = 1024):
+    def __init__(self, path: str | Path, *, auto_optimize_points: int = 0, rrf_k: int = RRF_K, batch: int = 1024):
         import qdrant_edge  # noqa: F401  (fail early with a clear ImportError)
 
         self.path = Path(path)

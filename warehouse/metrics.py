@@ -35,6 +35,7 @@ class MetricRow:
     own: bool
     rank: tuple[int, int]
     concept: str | None
+    printed: bool = False  # read from a printed statement (PDF), not an XBRL fact
 
 
 def fiscal_year_end_month(info: DocumentInfo) -> int:
@@ -108,10 +109,24 @@ def document_metric_rows(info: DocumentInfo, facts: list[Fact]) -> list[MetricRo
                 own=info.period_end is not None and fact.period_end == info.period_end,
                 rank=rank,
                 concept=fact.concept or f"{fact.statement}:{normalise_label(fact.label or '')}",
+                printed=fact.concept is None,
             )
             if key not in best or row.rank < best[key].rank:
                 best[key] = row
-    return list(best.values())
+    return _expense_sign(list(best.values()), known)
+
+
+def _expense_sign(rows: list[MetricRow], known) -> list[MetricRow]:
+    """Costs and outflows are stored positive. A printed statement that shows deductions in parentheses
+    ("Cost of sales (202,198)", a bank's "(2,388)" capex) is turned to that convention as a whole: when most
+    of its expense figures are negative, every expense figure of the document changes sign (a printed
+    credit then reads negative)."""
+    printed = [r for r in rows if r.printed and known[r.metric_name].sign == "expense"]
+    negatives = sum(1 for r in printed if r.value < 0)
+    if printed and negatives * 2 > len(printed):
+        for r in printed:
+            r.value = -r.value
+    return rows
 
 
 def form_rank(form: str | None) -> int:
