@@ -27,6 +27,7 @@ class Filings:
         self.read_only = read_only
         self._con = None
         self._router = None
+        self._index = None
 
     # connections -------------------------------------------------------------------------------
     @property
@@ -36,6 +37,9 @@ class Filings:
         return self._con
 
     def close(self) -> None:
+        if self._index is not None:
+            self._index.close()
+            self._index = None
         if self._con is not None:
             self._con.close()
             self._con = None
@@ -47,19 +51,73 @@ class Filings:
     def __exit__(self, *exc) -> None:
         self.close()
 
+    @property
+    def index(self):
+        """The narrative search index (embedded Qdrant under the home, or a server by FILINGS_QDRANT_URL)."""
+        if self._index is None:
+            from vectorstore.index import NarrativeIndex
+
+            self._index = NarrativeIndex(self.home)
+        return self._index
+
     # writing ------------------------------------------------------------------------------------
     def ingest(self, *paths: str | Path, on_progress: Callable | None = None,
-               on_total: Callable[[int], None] | None = None) -> ingest_mod.IngestReport:
-        return ingest_mod.ingest(self.con, paths, on_progress=on_progress, on_total=on_total)
+               on_total: Callable[[int], None] | None = None, index: bool = True) -> ingest_mod.IngestReport:
+        """Ingest files / folders; with ``index`` (default) narrative units are embedded and indexed too."""
+        on_stored = (lambda parsed: self.index.index_document(parsed, Path(parsed.info.file_name).stem)) if index else None
+        return ingest_mod.ingest(self.con, paths, on_progress=on_progress, on_total=on_total, on_stored=on_stored)
+
+    def index_missing(self, on_progress: Callable | None = None) -> int:
+        """Index documents stored without search units (ingested with ``index=False``); returns documents indexed."""
+        from vectorstore.index import collection_for
+        from warehouse.lookup import stored_document
+
+        done = 0
+        for (document_id,) in self.con.execute("SELECT document_id FROM documents ORDER BY document_id").fetchall():
+            parsed, doc_name = stored_document(self.con, document_id)
+            name = collection_for(parsed.info.market)
+            if self.index.engine.has_collection(name) and self.index.engine.count(name, {"document_id": document_id}):
+                continue
+            self.index.index_document(parsed, doc_name)
+            done += 1
+            if on_progress:
+                on_progress(doc_name)
+        return done
 
     # questions -----------------------------------------------------------------------------------
     @property
     def router(self):
         if self._router is None:
             from router.answer import Router
+            from router.search_route import make_searcher
 
-            self._router = Router(self.con, searcher=None, home=self.home)
+            searcher = make_searcher(self.index) if self.index.exists() else None
+            self._router = Router(self.con, searcher=searcher, home=self.home)
         return self._router
+
+    def search(self, query: str, company: str | None = None, year: int | None = None, section: str | None = None,
+               k: int = 20, raw: bool = False) -> dict:
+        """Hybrid search. Companies, years and sections named in the query become filters unless ``raw``;
+        explicit arguments are filters too. Returns {query, filters_applied, hits} (DESIGN.md section 4)."""
+        from router.search_route import filters_for
+        from vectorstore.hybrid import diversify
+
+        filters: dict = {} if raw else filters_for(self.plan(query))
+        if company:
+            filters["company_id"] = [self.company_id(company)]
+        if year:
+            filters["fiscal_year"] = [int(year)]
+        if section:
+            filters["section"] = [section]
+        hits = self.index.search(query, filters, k=k * 3) if self.index.exists() else []
+        if not filters.get("company_id"):
+            hits = diversify(hits, per_company=3, k=k)
+        hits = hits[:k]
+        return {"query": query, "filters_applied": filters, "hits": [
+            {"document_id": h.payload["document_id"], "doc_name": h.payload["doc_name"], "page": h.payload["page"],
+             "section": h.payload.get("section"), "company_id": h.payload.get("company_id"),
+             "stock_code": h.payload.get("stock_code"), "fiscal_year": h.payload.get("fiscal_year"),
+             "text": h.payload["text"], "score": round(h.score, 6)} for h in hits]}
 
     def plan(self, question: str):
         """The typed QueryPlan of a question (companies, periods, metrics, intent, route)."""

@@ -39,14 +39,16 @@ def _print_json(data) -> None:
 
 @app.command()
 def ingest(paths: Annotated[list[Path], typer.Argument(help="Files or folders, any market")],
-           home: HomeOpt = None, as_json: JsonOpt = False) -> None:
+           home: HomeOpt = None, as_json: JsonOpt = False,
+           no_index: Annotated[bool, typer.Option("--no-index", help="Store pages, facts and metrics only; "
+                                                  "no search units (run `filings index` later)")] = False) -> None:
     """Ingest filings (idempotent: documents are keyed by content). Exit status 1 if any document failed."""
     with Filings(home) as f, Progress(TextColumn("[bold]ingest"), BarColumn(), MofNCompleteColumn(),
                                       TimeElapsedColumn(), TextColumn("{task.description}"), console=err,
                                       disable=as_json or not err.is_terminal) as progress:
         task = progress.add_task("", total=None)
         report = f.ingest(
-            *paths,
+            *paths, index=not no_index,
             on_total=lambda n: progress.update(task, total=n),
             on_progress=lambda r: progress.update(task, advance=1, description=Path(r.path).name[:40]),
         )
@@ -76,6 +78,43 @@ def ingest(paths: Annotated[list[Path], typer.Argument(help="Files or folders, a
         out.print(f"added {report.count('added')}, unchanged {report.count('unchanged')}, "
                   f"failed {report.count('failed')}  (warehouse: {store.db_path(home)})")
     raise typer.Exit(1 if report.failed else 0)
+
+
+@app.command()
+def index(home: HomeOpt = None) -> None:
+    """Build search units for documents stored without them (after `ingest --no-index`)."""
+    with Filings(home) as f, Progress(TextColumn("[bold]index"), TextColumn("{task.description}"),
+                                      TimeElapsedColumn(), console=err, disable=not err.is_terminal) as progress:
+        task = progress.add_task("", total=None)
+        n = f.index_missing(on_progress=lambda name: progress.update(task, description=name))
+    out.print(f"indexed {n} document(s)")
+
+
+@app.command()
+def search(query: Annotated[str, typer.Argument(help="What to look for, in English or Chinese")],
+           company: Annotated[str | None, typer.Option("--company", help="Ticker, code or name")] = None,
+           year: Annotated[int | None, typer.Option("--year", help="Fiscal year")] = None,
+           section: Annotated[str | None, typer.Option("--section", help="risk_factors, mdna, business, ...")] = None,
+           k: Annotated[int, typer.Option("--k", help="Number of hits")] = 20,
+           raw: Annotated[bool, typer.Option("--raw", help="Do not turn names and years in the query into filters")] = False,
+           home: HomeOpt = None, as_json: JsonOpt = False) -> None:
+    """Hybrid (dense + BM25) search over sections, statements pages and transcripts, page-exact hits."""
+    with Filings(home, read_only=True) as f:
+        result = f.search(query, company=company, year=year, section=section, k=k, raw=raw)
+    if as_json:
+        _print_json(result)
+        return
+    out.print(f"filters applied: {result['filters_applied'] or 'none'}")
+    if not result["hits"]:
+        out.print("no hits (is the index built? `filings ingest` builds it; `filings index` after --no-index)")
+    table = Table(show_lines=True)
+    for col in ("#", "document", "page", "section", "company", "year", "text"):
+        table.add_column(col, overflow="fold", max_width=90 if col == "text" else None)
+    for i, h in enumerate(result["hits"], 1):
+        text = h["text"] if len(h["text"]) < 300 else h["text"][:300] + "…"
+        table.add_row(str(i), h["doc_name"], str(h["page"]), h["section"] or "", h["company_id"] or "",
+                      str(h["fiscal_year"] or ""), text)
+    out.print(table)
 
 
 @app.command()

@@ -7,8 +7,17 @@ label (wrapped labels joined), exact ``Decimal`` in base units, page, locator an
 
 Column assignment from text alone: a row whose number of value cells equals the table's number of value
 columns is assigned left to right; a row with fewer cells (a blank cell somewhere) cannot be placed from
-text and is skipped rather than guessed. Parent-only statements (母公司 / 银行 / 公司) get
-``consolidated=False``.
+text and is skipped rather than guessed, except in a two-column balance sheet where the section's
+subtotal (流动资产合计 etc.) admits exactly one assignment of the one-value rows to columns; such a row is
+emitted only when its label is certain (printed whole on the value line). Parent-only statements
+(母公司 / 银行 / 公司) get ``consolidated=False``.
+
+Key figures: 调整后 columns are the comparatives, 调整前 ones carry ``dimensions={"restatement": "before"}``.
+Narrow SZSE cells wrap numbers ("18,079,461,4" / "82.75") and header cells ("本年末比" / "上年末增" / "减"):
+a cut-short number is joined with the digit tail on the next line(s) when every join is a well-formed
+number; year cells on several header lines are taken in the fixed CSRC order (years descending, change
+column after the prior year). The quarterly table (分季度主要财务数据) gives ``key_figures`` facts with
+single-quarter durations (column "第一季度".., Q1 = first three months of the fiscal year).
 """
 
 from __future__ import annotations
@@ -22,13 +31,14 @@ from decimal import Decimal, InvalidOperation
 
 from schema.models import DocumentInfo, Fact, Page
 
-PARSER_VERSION = "cn_statements/1"
+PARSER_VERSION = "cn_statements/2"
 
 _STMT_TITLE = re.compile(
     r"^(?:\d+[、.．]\s*|[一二三四五六七八九十]+、\s*|[（(][一二三四五六七八九十\d]+[)）]\s*)?"
     r"(合并及母公司|合并|母公司|银行|公司)?(?:年初到报告期末|年初至报告期末|第[一三]季度|前三季度)?"
     r"(资产负债表|利润表|现金流量表)\s*(?:[（(]续[)）])?$"
 )
+_QTR_NAMES = {"一": 1, "二": 2, "三": 3, "四": 4}
 _KIND = {"资产负债表": "balance", "利润表": "income", "现金流量表": "cashflow"}
 _STOP = re.compile(
     r"^(公司负责人|企业负责人|法定代表人|主管会计工作负责人|财务报表由以下人士签署|补充资料)"
@@ -56,6 +66,14 @@ _KEY_STOP = re.compile(
     r"说明$|非经常性损益项目|分季度|境内外会计准则|前\s*10\s*名|股东总数|^[(（][三四][)）]|^[八九十]、|"
     r"^2\.3|^3\.2|^（2）|^\(2\)|^二、|发生变动的情况"
 )
+# 分季度主要财务数据 (annual reports and summaries): single-quarter figures of the report year
+_QTR_START = re.compile(r"分季度(?:的)?主要(?:会计|财务)(?:数据|指标)$")
+_QTR_STOP = re.compile(
+    r"上述财务指标|季度数据与已披露|波动原因|^[一二三四五六七八九十]+、|^\d+(?:、|\.\d+\s*[^\d\s,.\-])|"
+    r"^[（(][一二三四五六七八九十\d]+[)）]"
+)
+_QTR_HEAD = re.compile(r"(?:(\d{4})年)?第([一二三四])季度")
+_QTR_MONTHS = re.compile(r"^(?:[（(]\d{1,2}\s*[-－—–]\s*\d{1,2}\s*月份?[)）]\s*)+$")
 _INSTANT_KF = re.compile(r"(总资产|资产总额|资产总计|净资产|所有者权益|股东权益|股本|负债总额|负债合计|总负债)")
 
 
@@ -66,6 +84,10 @@ class _Line:
     text: str
     label: str = ""
     values: list[str] = field(default_factory=list)
+    # change-column cells ("16.31%") printed on a line of their own between the two halves of a row whose
+    # numbers wrap (see _join_wrapped): they belong to the table's pct columns, the values to the others
+    floating: list[str] = field(default_factory=list)
+    src: "_Line | None" = None  # the printed line a synthetic line (blank cell filled in) stands for
 
     @property
     def kind(self) -> str:
@@ -79,9 +101,10 @@ class _Line:
 @dataclass
 class _Col:
     name: str
-    role: str  # "cur", "prior", "prior2", "pct", "q", "ytd", "end", "open", "date"
+    role: str  # "cur", "prior", "prior2", "pct", "q", "ytd", "end", "open", "date", "year", "qtr"
     before: bool = False  # 调整前 (restated comparatives: the value before restatement)
-    date: dt.date | None = None
+    date: dt.date | None = None  # instant date; the end of a "qtr" column's quarter
+    start: dt.date | None = None  # first day of a "qtr" column's quarter
     year: int | None = None
 
 
@@ -198,6 +221,17 @@ def _rows(lines: list[_Line], sandwich: bool = False) -> list[tuple[str, _Line]]
             ):
                 parts.append(lines[i + 1].label)
                 used.add(i + 1)
+        if sandwich and i - 1 in used and i + 1 in used:
+            # labels wrapped over more lines, centred on the value line (narrow SZSE cells: 归属于上市 /
+            # 公司股东的 / 扣除非经常 123.45 / 性损益的净 / 利润): take further lines pairwise, one above and
+            # one below, while both are free label fragments and the next row keeps a line of its own
+            k = 2
+            while (label_only(i - k) and label_only(i + k) and fragment_start(lines[i - k].label)
+                   and suffix_ok(lines[i + k].label) and not (i + k + 1 < len(lines) and lines[i + k + 1].kind == "V")):
+                parts.insert(0, lines[i - k].label)
+                parts.append(lines[i + k].label)
+                used.update((i - k, i + k))
+                k += 1
         label = "".join(parts).strip()
         if label:
             rows.append((label, ln))
@@ -214,6 +248,71 @@ _HEADER_WORDS = re.compile(
 def _is_header_text(t: str) -> bool:
     toks = t.split(" ")
     return all(_HEADER_WORDS.match(x) for x in toks if x)
+
+
+# Fragments of key-figure column headers wrapped in narrow cells (SZSE: "本年末比" / "上年末增" / "减").
+_KF_HEAD_EXTRA = re.compile(r"^(?:本年末?比\S*|\S*上年末?增\S*|减|末|元)$")
+
+
+def _is_kf_header_text(t: str) -> bool:
+    toks = [x for x in t.split(" ") if x]
+    return bool(toks) and all(_HEADER_WORDS.match(x) or _KF_HEAD_EXTRA.match(x) for x in toks)
+
+
+# Numbers wrapped inside narrow cells: "18,079,461,4" on one line, "82.75" on the next. A head is a prefix
+# that cannot be a number by itself (its last digit group is cut short, or it ends in a point).
+_WELL_FORMED = re.compile(r"^-?\d{1,3}(?:,\d{3})*(?:\.\d+)?$")
+_BROKEN_HEAD = re.compile(r"^-?\d{1,3}(?:,\d{3})*(?:,\d{0,2}|\.)$")
+_OPEN_HEAD = re.compile(r"^-?[\d,]+\.?$")  # any head without decimals (it may be cut at a group boundary)
+_TAIL = re.compile(r"^[\d,]*\d(?:\.\d+)?$")
+_MONEYISH = re.compile(r"^[(（]?-?[\d,]*\d[\d,]*\.?\d*[)）]?$")
+
+
+def _join_wrapped(lines: list[_Line]) -> list[_Line]:
+    """Reassemble numbers split over two lines of one table row.
+
+    A line with at least one broken head ("2,448,802,10") is joined with the next line (or the one after
+    it, when the line between holds only a label fragment and/or change cells such as "19.16%") whose value
+    cells are all bare digit tails and complete the heads one for one, in order: either exactly the broken
+    heads, or every head without decimals. Every joined piece must be a well-formed number, otherwise
+    nothing is joined. Change cells of the line between become ``floating`` (placed on pct columns).
+    """
+    out: list[_Line] = []
+    i = 0
+    while i < len(lines):
+        ln = lines[i]
+        merged = None
+        if any(_BROKEN_HEAD.match(t) for t in ln.values):
+            for j in (i + 1, i + 2):
+                if j >= len(lines):
+                    break
+                mids = lines[i + 1:j]
+                if any(_MONEYISH.match(t) for m in mids for t in m.values):
+                    break
+                tail = lines[j]
+                if not tail.values or not all(_TAIL.match(t) for t in tail.values):
+                    continue
+                broken = [k for k, t in enumerate(ln.values) if _BROKEN_HEAD.match(t)]
+                heads = broken if len(broken) == len(tail.values) else [
+                    k for k, t in enumerate(ln.values) if _OPEN_HEAD.match(t)]
+                if len(heads) != len(tail.values):
+                    continue
+                vals = list(ln.values)
+                for k, t in zip(heads, tail.values):
+                    vals[k] = vals[k] + t
+                if not all(_WELL_FORMED.match(vals[k]) for k in heads):
+                    continue
+                label = "".join(x.label for x in (ln, *mids, tail) if x.label)
+                text = " / ".join(x.text for x in (ln, *mids, tail))
+                merged = _Line(ln.page, ln.idx, text, label, vals, [t for m in mids for t in m.values])
+                i = j + 1
+                break
+        if merged is None:
+            out.append(ln)
+            i += 1
+        else:
+            out.append(merged)
+    return out
 
 
 # ---------------------------------------------------------------------------------------------- periods
@@ -326,23 +425,33 @@ def _kf_columns(header: str, info: DocumentInfo) -> list[_Col] | None:
         years = [t for t in toks if re.fullmatch(r"\d{4}年末?|\d{4}年\d{1,2}月\d{1,2}日", t)]
         if len(years) >= 2 and (best is None or len(years) > len(best[1])):
             best = (toks, years)
-    if best is None:
-        joined = re.findall(r"\d{4}年末?", h)
-        if len(joined) < 2:
-            return None
-        best = (joined, joined)
-    toks, _ = best
-    cols: list[_Col] = []
-    seen_year = False
-    for t in toks:
-        m = re.fullmatch(r"(\d{4})年(末|\d{1,2}月\d{1,2}日)?", t)
-        if m:
-            cols.append(_Col(t, "year", year=int(m.group(1))))
-            seen_year = True
-        elif seen_year and not _HEADER_WORDS.match(t) or (seen_year and ("增减" in t or "比上" in t or t in ("年同",))):
-            cols.append(_Col("增减", "pct"))
-    if not any(c.role == "pct" for c in cols) and re.search(r"增减|比上", h):
-        cols.insert(2, _Col("增减", "pct"))
+    printed = {}
+    for y, tail in re.findall(r"(\d{4})年(末|\d{1,2}月\d{1,2}日)?", h):
+        printed.setdefault(int(y), f"{y}年{tail}")
+    if best is not None and len(best[1]) < len(printed) and max(printed) == info.fiscal_year:
+        # the year cells sit on different lines (narrow merged header cells, the current year printed
+        # lower): the CSRC layout is fixed, years descending with the change column after the prior year
+        cols = [_Col(printed[y], "year", year=y) for y in sorted(printed, reverse=True)]
+        if re.search(r"增减|比上|本年末?比|上年末?增", h):
+            cols.insert(2, _Col("增减", "pct"))
+    else:
+        if best is None:
+            joined = re.findall(r"\d{4}年末?", h)
+            if len(joined) < 2:
+                return None
+            best = (joined, joined)
+        toks, _ = best
+        cols = []
+        seen_year = False
+        for t in toks:
+            m = re.fullmatch(r"(\d{4})年(末|\d{1,2}月\d{1,2}日)?", t)
+            if m:
+                cols.append(_Col(t, "year", year=int(m.group(1))))
+                seen_year = True
+            elif seen_year and not _HEADER_WORDS.match(t) or (seen_year and ("增减" in t or "比上" in t or t in ("年同",))):
+                cols.append(_Col("增减", "pct"))
+        if not any(c.role == "pct" for c in cols) and re.search(r"增减|比上", h):
+            cols.insert(2, _Col("增减", "pct"))
     if before_after and len(cols) >= 2:
         # 上年 / 前年 columns split into 调整前 / 调整后 (in the printed order)
         expanded: list[_Col] = []
@@ -391,6 +500,12 @@ def _emit(ctx: _Ctx, label: str, ln: _Line, cols: list[_Col], statement: str, co
         extra = vals[: len(vals) - len(cols)]
         if all(re.fullmatch(r"\d{1,3}", x) for x in extra):
             vals = vals[len(extra):]
+    if ln.floating and len(vals) + len(ln.floating) == len(cols):
+        pct_cols = [c for c in cols if c.role == "pct"]
+        if len(pct_cols) != len(ln.floating):
+            return
+        rest, flo = iter(vals), iter(ln.floating)
+        vals = [next(flo) if c.role == "pct" else next(rest) for c in cols]
     if len(vals) != len(cols):
         return
     kind = _unit_of(label, statement)
@@ -409,7 +524,9 @@ def _emit(ctx: _Ctx, label: str, ln: _Line, cols: list[_Col], statement: str, co
         pe = _period_end(info)
         fy = info.fiscal_year or pe.year
         role = col.role
-        if role == "date":
+        if role == "qtr":
+            p_start, p_end = col.start, col.date
+        elif role == "date":
             ptype, p_end = "instant", col.date
         elif role in ("end", "open"):
             ptype = "instant"
@@ -493,11 +610,81 @@ def _parse_statement(ctx: _Ctx, seq: list[tuple[int, int, str]], kind: str, cons
             and not _UNIT.search(ln.text) and not re.fullmatch(r"\d{4}\s*年.*[日月度]", ln.text)]
     # 附注 column with bare numbers: values beyond the column count are handled in _emit
     n = 0
-    for label, ln in _rows(body):
+    rows = _rows(body)
+    for label, ln in rows:
         before = len(ctx.facts)
         _emit(ctx, label, ln, cols, kind, consolidated, scale, word, ccy)
         n += len(ctx.facts) > before
+    if kind == "balance" and len(cols) == 2:
+        widths = [_width(x.label) for x in body if x.label]
+        maxw = max(widths) if widths else 0
+        pos = {id(x): i for i, x in enumerate(body)}
+        for label, ln in _place_by_subtotals(rows):
+            # emit only rows whose label is certain: printed whole on the value line, and not a long first
+            # part of a label whose rest sits on the next line ("以公允价值计量且其变动 6,049,569.00" /
+            # "计入当期损益的金融负债"): the arithmetic placed the value, the label must not be a guess
+            i = pos.get(id(ln.src), -1)
+            nxt = body[i + 1] if 0 <= i < len(body) - 1 else None
+            wrapped_next = nxt is not None and nxt.kind == "L" and not nxt.label.endswith(("：", ":"))
+            if label != ln.label or (wrapped_next and _width(label) >= 0.8 * maxw):
+                continue
+            _emit(ctx, label, ln, cols, kind, consolidated, scale, word, ccy)
     return n
+
+
+# Balance-sheet sections whose subtotal is the plain sum of the rows above it (back to the previous total).
+_SUBTOTALS = {"流动资产合计", "非流动资产合计", "流动负债合计", "非流动负债合计"}
+_SUB_ITEM = {"应收股利", "应付股利", "永续债"}  # second line of a "其中：" group (其中：优先股 / 永续债)
+
+
+def _place_by_subtotals(rows: list[tuple[str, _Line]]) -> list[tuple[str, _Line]]:
+    """Rows of a two-column balance sheet that print one value (the other cell blank) can't be placed from
+    text. Place them only where the section's subtotal decides it: the rows between two totals sum to the
+    subtotal row in both columns, for exactly one assignment of the one-value rows to columns (at most 4
+    such rows per section; "其中" sub-items excluded). Returns synthetic lines with the blank cell as "-"."""
+    out: list[tuple[str, _Line]] = []
+    placed: list[list[Decimal]] = []
+    single: list[tuple[str, _Line, Decimal]] = []
+    prev_qizhong = False
+    ok = True
+    for label, ln in rows:
+        norm = re.sub(r"[\s：:]", "", label)
+        vals = [v for v in ln.values]
+        if "合计" in norm or "总计" in norm:
+            if norm in _SUBTOTALS and single and ok and len(vals) == 2 and len(single) <= 4:
+                totals = [_parse_value(v) if _NUM.match(v) else Decimal(0) for v in vals]
+                base = [sum((r[c] for r in placed), Decimal(0)) for c in (0, 1)]
+                hits = []
+                for mask in range(1 << len(single)):
+                    acc = list(base)
+                    for b, (_, _, v) in enumerate(single):
+                        acc[(mask >> b) & 1] += v
+                    if acc == totals:
+                        hits.append(mask)
+                if len(hits) == 1:
+                    for b, (lab, sln, _) in enumerate(single):
+                        tok = sln.values[0]
+                        cells = [tok, "-"] if not (hits[0] >> b) & 1 else ["-", tok]
+                        synth = _Line(sln.page, sln.idx, sln.text, sln.label, cells)
+                        synth.src = sln
+                        out.append((lab, synth))
+            placed, single, ok, prev_qizhong = [], [], True, False
+            continue
+        sub = norm.startswith("其中") or (prev_qizhong and norm in _SUB_ITEM)
+        prev_qizhong = sub
+        if sub:
+            continue
+        nums = [_parse_value(v) if _NUM.match(v) and not v.endswith("%") else (Decimal(0) if v in _BLANK else None)
+                for v in vals]
+        if any(x is None for x in nums):
+            ok = False
+        elif len(nums) == 2:
+            placed.append(nums)
+        elif len(nums) == 1 and vals[0] not in _BLANK:
+            single.append((label, ln, nums[0]))
+        else:
+            ok = False
+    return out
 
 
 def _parse_key_figures(ctx: _Ctx, seq: list[tuple[int, int, str]], scale: int, word: str, ccy: str) -> int:
@@ -511,7 +698,7 @@ def _parse_key_figures(ctx: _Ctx, seq: list[tuple[int, int, str]], scale: int, w
     def flush():
         nonlocal n
         if cols and block:
-            for label, ln in _rows(block, sandwich=True):
+            for label, ln in _rows(_join_wrapped(block), sandwich=True):
                 before = len(ctx.facts)
                 _emit(ctx, label, ln, cols, "key_figures", True, scale, word, ccy)
                 n += len(ctx.facts) > before
@@ -525,7 +712,7 @@ def _parse_key_figures(ctx: _Ctx, seq: list[tuple[int, int, str]], scale: int, w
             scale, word, ccy = s, w, c
             i += 1
             continue
-        is_head = (not ln.values and _is_header_text(ln.text)) or (
+        is_head = (not ln.values and _is_kf_header_text(ln.text)) or (
             ln.values and _is_header_text(ln.label or "项目") and re.search(r"\d{4}年", ln.text)
         ) or (ln.kind == "L" and re.search(r"本报告期|上年同期|上年度末|年初至报告期|调整[前后]", ln.text)
               and not re.search(r"营业|利润|资产|收益|现金", ln.text))
@@ -557,6 +744,48 @@ def _parse_key_figures(ctx: _Ctx, seq: list[tuple[int, int, str]], scale: int, w
     return n
 
 
+def _add_months(d: dt.date, months: int) -> dt.date:
+    y, m = divmod(d.month - 1 + months, 12)
+    return dt.date(d.year + y, m + 1, 1)
+
+
+def _parse_quarters(ctx: _Ctx, seq: list[tuple[int, int, str]], scale: int, word: str, ccy: str) -> int:
+    """The quarterly table: columns 第一季度..第四季度 (optionally "2024年第一季度"), one fact per quarter with
+    that quarter's own duration (Q1 = the first three months of the fiscal year, and so on)."""
+    info = ctx.info
+    cols: list[_Col] | None = None
+    body: list[_Line] = []
+    for ln in _to_lines(seq):
+        s2, w2, c2 = _unit_in(ln.text, scale, word, ccy)
+        if _UNIT.search(ln.text) or _CCY.search(ln.text):
+            scale, word, ccy = s2, w2, c2
+            continue
+        if cols is None:
+            qs = _QTR_HEAD.findall(ln.text.replace(" ", ""))
+            nums = [_QTR_NAMES[q] for _, q in qs]
+            if len(qs) >= 2 and nums == list(range(nums[0], nums[0] + len(nums))):
+                cols = []
+                for (y, q), n in zip(qs, nums):
+                    fy = int(y) if y else info.fiscal_year
+                    if fy is None:
+                        return 0
+                    start = _add_months(_fy_start(info, fy), 3 * (n - 1))
+                    end = _add_months(start, 3) - dt.timedelta(days=1)
+                    cols.append(_Col(f"{y}年第{q}季度" if y else f"第{q}季度", "qtr", date=end, start=start))
+            continue
+        if _QTR_MONTHS.match(ln.text) or _is_header_text(ln.text):
+            continue
+        body.append(ln)
+    if not cols:
+        return 0
+    n = 0
+    for label, ln in _rows(_join_wrapped(body), sandwich=True):
+        before = len(ctx.facts)
+        _emit(ctx, label, ln, cols, "key_figures", True, scale, word, ccy)
+        n += len(ctx.facts) > before
+    return n
+
+
 def _region(flat: list[tuple[int, int, str]], start: int, stop, max_pages: int) -> list[tuple[int, int, str]]:
     first_page = flat[start][0]
     out = []
@@ -585,7 +814,7 @@ def extract(pages: list[Page], info: DocumentInfo) -> list[Fact]:
         return scale, word, ccy
 
     done: set[tuple[str, bool]] = set()
-    key_done = False
+    key_done = qtr_done = False
     for k, (page, idx, text) in enumerate(flat):
         m = _STMT_TITLE.match(text)
         if m and m.group(1):
@@ -608,4 +837,9 @@ def extract(pages: list[Page], info: DocumentInfo) -> list[Fact]:
             scale, word, ccy = ctx_unit(k)
             if _parse_key_figures(ctx, region, scale, word, ccy) >= 2:
                 key_done = True
+        elif not qtr_done and _QTR_START.search(text) and page <= max(30, len(pages) // 4):
+            region = _region(flat, k, lambda t: bool(_QTR_STOP.search(t)), 2)[:40]
+            scale, word, ccy = ctx_unit(k)
+            if _parse_quarters(ctx, region, scale, word, ccy) >= 2:
+                qtr_done = True
     return ctx.facts

@@ -57,6 +57,18 @@ TABLES = {
         ocr BOOLEAN NOT NULL,
         PRIMARY KEY (document_id, page)
     """,
+    "sections": """
+        document_id VARCHAR NOT NULL,
+        section VARCHAR NOT NULL,
+        title VARCHAR,
+        page_start INTEGER NOT NULL,
+        char_start INTEGER NOT NULL,
+        page_end INTEGER NOT NULL,
+        char_end INTEGER,
+        confidence DOUBLE,
+        pointer BOOLEAN,
+        attrs JSON
+    """,
     "facts": """
         document_id VARCHAR NOT NULL,
         fact_no INTEGER NOT NULL,

@@ -29,8 +29,8 @@ The sequence length is part of the provider ``name`` (``@512``) because it chang
 the cache is keyed by name.
 
 Per-market default (which collection embeds with what): ``DEFAULT_MODELS`` =
-``{"US": "minilm-onnx", "A": "e5-small", "HK": "e5-small"}``: English model for the US collection,
-multilingual for the A-share / HK collections. Override with ``FILINGS_EMBED_MODEL_US`` /
+``{"US": "minilm-onnx", "A": "e5-small", "HK": "minilm-onnx"}``: English model for the US and HK
+collections (HK reports are English or bilingual), multilingual for the A-share collection. Override with ``FILINGS_EMBED_MODEL_US`` /
 ``_A`` / ``_HK``, or ``FILINGS_EMBED_MODELS="US=minilm,A=e5-small,HK=e5-small"``, or pass a dict
 to :func:`model_for_market`.
 
@@ -59,7 +59,9 @@ import numpy as np
 BATCH_SIZE = 32
 MINILM_MAX_TOKENS = 512
 
-DEFAULT_MODELS: dict[str, str] = {"US": "minilm-onnx", "A": "e5-small", "HK": "e5-small"}
+# HK reports are English or bilingual English / Traditional Chinese: the fast English model carries them,
+# with jieba BM25 for the Chinese side; A-share text gets the multilingual model.
+DEFAULT_MODELS: dict[str, str] = {"US": "minilm-onnx", "A": "e5-small", "HK": "minilm-onnx"}
 
 
 @runtime_checkable

@@ -57,7 +57,7 @@ def point_id(unit_id: str) -> str:
 @dataclass
 class Point:
     id: str  # a unit_id or a UUID string; normalised by point_id()
-    dense: Sequence[float]
+    dense: Sequence[float] | None  # None: a BM25-only point (e.g. a statement page unit)
     sparse: Sparse
     payload: dict[str, Any] = field(default_factory=dict)
 
@@ -221,7 +221,7 @@ class EdgeEngine:
         n = 0
         buf: list[Any] = []
         for p in points:
-            vec: dict[str, Any] = {DENSE: [float(x) for x in p.dense]}
+            vec: dict[str, Any] = {} if p.dense is None else {DENSE: [float(x) for x in p.dense]}
             if _has_sparse(p.sparse):
                 vec[SPARSE] = q.SparseVector([int(i) for i in p.sparse[0]], [float(v) for v in p.sparse[1]])
             buf.append(q.Point(point_id(p.id), vec, p.payload))
@@ -401,7 +401,7 @@ class ClientEngine:
             self.client.upsert(name, points=buf, wait=True)
 
         for p in points:
-            vec: dict[str, Any] = {DENSE: [float(x) for x in p.dense]}
+            vec: dict[str, Any] = {} if p.dense is None else {DENSE: [float(x) for x in p.dense]}
             if _has_sparse(p.sparse):
                 vec[SPARSE] = m.SparseVector(indices=[int(i) for i in p.sparse[0]], values=[float(v) for v in p.sparse[1]])
             buf.append(m.PointStruct(id=point_id(p.id), vector=vec, payload=p.payload))

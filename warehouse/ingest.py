@@ -240,6 +240,12 @@ def _store(con: duckdb.DuckDBPyConnection, path: Path, parsed: ParsedDocument) -
             con.register("_pages", pages)
             con.execute("INSERT INTO pages SELECT * FROM _pages")
             con.unregister("_pages")
+        if parsed.sections:
+            con.executemany(
+                "INSERT INTO sections VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                [[info.document_id, x.section, x.title, x.page_start, x.char_start, x.page_end, x.char_end,
+                  x.confidence, x.pointer, json.dumps(x.attrs, ensure_ascii=False) if x.attrs else None]
+                 for x in parsed.sections])
         if parsed.facts:
             f = parsed.facts
             facts = pa.table({

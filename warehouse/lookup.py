@@ -84,3 +84,28 @@ def company_rows(con: duckdb.DuckDBPyConnection, market: str | None = None) -> l
 
 def scaled(value: Decimal, scale: int) -> Decimal:
     return value.scaleb(-scale) if scale else value
+
+
+def stored_document(con: duckdb.DuckDBPyConnection, document_id: str):
+    """A stored document as a ParsedDocument (info, pages, sections, statement facts' pages), for
+    re-indexing without re-parsing."""
+    import json
+
+    from schema.models import DocumentInfo, Fact, Page, ParsedDocument, SectionSpan
+
+    cur = con.execute("SELECT * FROM documents WHERE document_id = ?", [document_id])
+    cols = [d[0] for d in cur.description]
+    row = dict(zip(cols, cur.fetchone()))
+    fields = set(DocumentInfo.model_fields)
+    info = DocumentInfo(**{k: v for k, v in row.items() if k in fields and v is not None})
+    pages = [Page(page=p, text=t, ocr=o) for p, t, o in con.execute(
+        "SELECT page, text, ocr FROM pages WHERE document_id = ? ORDER BY page", [document_id]).fetchall()]
+    sections = [SectionSpan(section=s, title=t, page_start=ps, char_start=cs, page_end=pe, char_end=ce,
+                            confidence=c if c is not None else 1.0, pointer=bool(p), attrs=json.loads(a) if a else {})
+                for s, t, ps, cs, pe, ce, c, p, a in con.execute(
+                    "SELECT section, title, page_start, char_start, page_end, char_end, confidence, pointer, attrs "
+                    "FROM sections WHERE document_id = ?", [document_id]).fetchall()]
+    facts = [Fact(page=p, statement=s) for p, s in con.execute(
+        "SELECT DISTINCT page, statement FROM facts WHERE document_id = ? AND page IS NOT NULL AND statement IS NOT NULL",
+        [document_id]).fetchall()]
+    return ParsedDocument(info=info, pages=pages, sections=sections, facts=facts, parser=row["parser"] or ""), row["doc_name"]

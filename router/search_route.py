@@ -1,0 +1,108 @@
+"""The search route: hybrid search with the plan's filters, evidence per company for comparisons, and an
+extractive answer: the best sentences of each passage quoted verbatim with their citation. No number is
+ever computed from search text."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+
+from schema.models import Passage, QueryPlan
+from vectorstore.hybrid import diversify
+from vectorstore.index import NarrativeIndex
+from vectorstore.sparse import tokenize
+
+_SENTENCE_END = re.compile(r"(?<=[.!?。！？；;])\s+|(?<=[。！？；])|\n")
+MIN_EVIDENCE = 1.0  # evidence_strength of the best unit; below it the evidence is too weak to answer
+
+
+def sentences(text: str) -> list[tuple[int, int]]:
+    """Character spans of the sentences (or lines) of a unit."""
+    spans, start = [], 0
+    for m in _SENTENCE_END.finditer(text):
+        if m.start() > start:
+            spans.append((start, m.start()))
+        start = m.end()
+    if start < len(text):
+        spans.append((start, len(text)))
+    return [(a, b) for a, b in spans if text[a:b].strip()]
+
+
+def best_quote(text: str, query_terms: set[str], max_chars: int = 420) -> tuple[int, int]:
+    """The span of the 1-2 consecutive sentences that share most terms with the query."""
+    spans = sentences(text)
+    if not spans:
+        return 0, len(text)
+    best, best_score = spans[0], -1.0
+    for i, (a, b) in enumerate(spans):
+        for j in (i, i + 1):
+            if j >= len(spans):
+                continue
+            end = spans[j][1]
+            if end - a > max_chars and j > i:
+                continue
+            terms = set(tokenize(text[a:end]))
+            length = end - a
+            cjk = sum(1 for ch in text[a:end] if "\u4e00" <= ch <= "\u9fff")
+            # a heading alone ("4、质量安全风险") is no quote: favour sentences of some substance
+            substance = min(1.0, (length + cjk * 2) / 120)
+            score = (len(terms & query_terms) + 0.5) * substance / (1 + 0.002 * length)
+            if score > best_score:
+                best, best_score = (a, end), score
+    a, b = best
+    if b - a > max_chars:  # one long sentence: keep its head
+        b = a + max_chars
+    while a < b and text[a].isspace():
+        a += 1
+    while b > a and text[b - 1].isspace():
+        b -= 1
+    return a, b
+
+
+def filters_for(plan: QueryPlan) -> dict:
+    filters: dict = {}
+    if plan.companies:
+        filters["company_id"] = [c.company_id for c in plan.companies]
+    years = sorted({p.fiscal_year for p in plan.periods if p.fiscal_year})
+    if years:  # a year's narrative sits in that year's report or the next one
+        filters["fiscal_year"] = sorted({y for year in years for y in (year, year + 1)})
+    sections = [s for s in plan.sections if s != "transcript"]
+    if sections:
+        filters["section"] = sorted({s for sec in sections for s in ([sec, "principal_risks"] if sec == "risk_factors" else [sec])})
+    if "transcript" in plan.sections:
+        filters["kind"] = ["transcript"]
+    return filters
+
+
+def make_searcher(index: NarrativeIndex, k: int = 8, per_company: int = 3,
+                  min_evidence: float = MIN_EVIDENCE) -> Callable[[QueryPlan, dict], list[Passage]]:
+    def search(plan: QueryPlan, filters: dict) -> list[Passage]:
+        query = plan.question
+        groups = [dict(filters, company_id=[c.company_id]) for c in plan.companies] if len(plan.companies) > 1 \
+            else [filters]
+        hits = []
+        for f in groups:  # per company, so one company's passages never crowd out another's
+            found = index.search(query, f, k=k * 3)
+            if not found and "section" in f:  # a section name the filing does not use: search the document
+                found = index.search(query, {key: v for key, v in f.items() if key != "section"}, k=k * 3)
+            hits += found[: k * 3]
+        if not hits:
+            return []
+        strength = index.evidence_strength(query, filters)
+        if strength < min_evidence:
+            return []
+        hits = diversify(sorted(hits, key=lambda h: -h.score), per_company=per_company, k=k)
+        terms = set(tokenize(query))
+        out = []
+        for h in hits:
+            p = h.payload
+            text = p["text"]
+            a, b = best_quote(text, terms)
+            out.append(Passage(
+                text=text[a:b], company_id=p.get("company_id"), score=h.score,
+                source={"document_id": p["document_id"], "doc_name": p["doc_name"], "page": p["page"],
+                        "section": p.get("section"), "char_start": p["char_start"] + a, "char_end": p["char_start"] + b},
+            ))
+        return out
+
+    return search
