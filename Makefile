@@ -9,10 +9,11 @@ export SCARF_NO_ANALYTICS := true
 
 install: $(VENV)/.installed
 
-$(VENV)/.installed: pyproject.toml
+$(VENV)/.installed: pyproject.toml constraints.txt
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install -q --upgrade pip
-	$(PY) -m pip install -q -e '.[test]'
+	$(PY) -m pip install -q torch==2.13.0  # the CPU build, before anything can pull a CUDA one
+	$(PY) -m pip install -q -c constraints.txt -e '.[test]'
 	touch $@
 
 demo: install

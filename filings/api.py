@@ -67,13 +67,17 @@ class Filings:
         on_stored = (lambda parsed: self.index.index_document(parsed, Path(parsed.info.file_name).stem)) if index else None
         return ingest_mod.ingest(self.con, paths, on_progress=on_progress, on_total=on_total, on_stored=on_stored)
 
-    def index_missing(self, on_progress: Callable | None = None) -> int:
-        """Index documents stored without search units (ingested with ``index=False``); returns documents indexed."""
+    def index_missing(self, on_progress: Callable | None = None, only: list[str] | None = None) -> int:
+        """Index documents stored without search units (ingested with ``index=False``); ``only``: doc_names to
+        consider (default all). Returns the number of documents indexed."""
         from vectorstore.index import collection_for
         from warehouse.lookup import stored_document
 
         done = 0
-        for (document_id,) in self.con.execute("SELECT document_id FROM documents ORDER BY document_id").fetchall():
+        rows = self.con.execute("SELECT document_id, doc_name FROM documents ORDER BY document_id").fetchall()
+        for document_id, name in rows:
+            if only is not None and name not in only:
+                continue
             parsed, doc_name = stored_document(self.con, document_id)
             name = collection_for(parsed.info.market)
             if self.index.engine.has_collection(name) and self.index.engine.count(name, {"document_id": document_id}):

@@ -28,6 +28,21 @@ DEMO_SET = [
     "hk/1161_wateroasis_2021_annual.pdf", "hk/0328_alco_2025_annual-results.pdf",
     "hk/6068_wisdomeducation_2021_annual.pdf", "hk/0860_apollofuture_2021_annual-mda-extract.pdf",
     "us/financebench/pdfs/AMCOR_2023Q2_10Q.pdf",
+    "transcripts/WMT_2025_Q2.txt", "transcripts/NVDA_2025_Q3.txt",
+]
+# Search units (embeddings) for a few documents, so the demo stays within minutes on 2 cores; the whole
+# corpus with embeddings is `filings ingest ../shared/corpus`.
+DEMO_INDEX = ["aapl-20240928", "nvda-20250126", "WMT_2025_Q2", "NVDA_2025_Q3", "600080_jinhuagufen_2025_q3",
+              "0860_apollofuture_2021_annual-mda-extract"]
+QUESTIONS = [
+    "What was Apple's revenue in fiscal 2024?",
+    "Compare Nvidia and Apple gross margin in fiscal 2024",
+    "金花股份近三年营业收入",
+    "Compare Apple and 金花股份 revenue in 2024",
+    "What risk factors does Apple describe about its supply chain?",
+    "What did Nvidia say about Blackwell demand on its earnings call?",
+    "Why did Nvidia's revenue grow in fiscal 2025?",
+    "What was Tencent's revenue in 2024?",
 ]
 
 LOOKUPS = [
@@ -48,8 +63,10 @@ def _ingest(f: Filings, corpus: Path) -> None:
                   TextColumn("{task.description}"), console=console) as progress:
         task = progress.add_task("", total=None)
         t0 = time.perf_counter()
-        report = f.ingest(*paths, on_total=lambda n: progress.update(task, total=n),
+        report = f.ingest(*paths, on_total=lambda n: progress.update(task, total=n), index=False,
                           on_progress=lambda r: progress.update(task, advance=1, description=Path(r.path).name))
+        task2 = progress.add_task("search units", total=len(DEMO_INDEX))
+        f.index_missing(only=DEMO_INDEX, on_progress=lambda name: progress.update(task2, advance=1, description=name))
     console.print(f"added {report.count('added')}, unchanged {report.count('unchanged')}, failed "
                   f"{report.count('failed')} in {time.perf_counter() - t0:.1f} s")
     for r in report.failed:
@@ -74,6 +91,19 @@ def _lookup(f: Filings, title: str, company: str, years, metric_ids, periods) ->
     console.print(table)
 
 
+def _ask(f: Filings, question: str) -> None:
+    a = f.ask(question)
+    style = "green" if a.status == "answered" else "yellow"
+    console.rule(f"[bold]ask[/bold] {question}")
+    console.print(f"[{style}]{a.status}[/{style}] route={a.route} intent={a.plan['intent']}")
+    if a.answer:
+        console.print(a.answer, markup=False)
+    if a.reason:
+        console.print(f"reason: {a.reason}", markup=False)
+    for c in a.caveats[:3]:
+        console.print(f"[dim]caveat: {c}[/dim]")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--home", default=os.environ.get("FILINGS_HOME") or str(REPO / ".filings"))
@@ -88,6 +118,9 @@ def main() -> None:
         _ingest(f, corpus)
         for lookup in LOOKUPS:
             _lookup(f, *lookup)
+    with Filings(args.home, read_only=True) as f:
+        for q in QUESTIONS:
+            _ask(f, q)
         console.print(f.sql("SELECT market, count(*) AS documents, sum(pages) AS pages, sum(facts) AS facts "
                             "FROM documents GROUP BY market ORDER BY market").to_string(index=False))
     console.print("\nNext: `.venv/bin/filings metrics AAPL --years 2022-2024`, "

@@ -191,8 +191,9 @@ class Router:
                         g = S.growth(v, prev) if prev else None
                         if g:
                             values.append(g)
-                            if prev.derived:
-                                values.append(prev)
+                            if all((x.metric, x.stock_code, x.fiscal_year, x.fiscal_period)
+                                   != (prev.metric, prev.stock_code, prev.fiscal_year, prev.fiscal_period) for x in values):
+                                values.append(prev)  # the base of the change, with its own source
                 if (missing or not targets) and metric in plan.metrics:
                     gaps.append(f"{metric} for {cid}" + (f" ({', '.join(missing)})" if missing else ""))
                     periods = [f"{p}{y}" for y, p in sorted({(k[2], k[3]) for k in keys if S.metric_at(metric, k, index)})]

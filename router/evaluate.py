@@ -86,37 +86,40 @@ def _value_matches(expected: dict, rows: list) -> bool:
     return False
 
 
-def _evidence_matches(evidence: list[dict], answer: Answer) -> bool:
-    """At least one expected evidence item is cited: same document and page, or its quote overlaps a passage."""
+def _evidence_matches(evidence: list[dict], answer: Answer, page_text) -> bool:
+    """At least one expected evidence item is cited: a passage from the same document on the expected page, or
+    (where the suite gives no page: iXBRL filings, transcripts) on a page that contains the expected quote."""
     for ev in evidence:
         for p in answer.passages:
             src = p.source
             if ev.get("doc_name") and src.get("doc_name") != ev["doc_name"]:
                 continue
-            if ev.get("page") is not None and src.get("page") == ev["page"]:
-                return True
-            quote = ev.get("quote")
-            if quote and (quote in p.text or p.text in quote):
-                return True
-            if ev.get("page") is None and not quote:
+            if ev.get("page") is not None:
+                if src.get("page") == ev["page"]:
+                    return True
+                continue
+            quote = " ".join((ev.get("quote") or "").split())
+            if not quote or quote[:80] in " ".join(page_text(src["document_id"], src["page"]).split()):
                 return True
     return False
 
 
-def judge(case: dict, answer: Answer, citations_ok: bool) -> tuple[bool, bool, str]:
+def judge(case: dict, answer: Answer, citations_ok: bool, page_text=lambda d, p: "") -> tuple[bool, bool, str]:
     exp = case["expected"]
     route_ok = answer.route == exp.get("route", answer.route)
     if exp["status"] == "no_data":
         return answer.status == "no_data", route_ok, "" if answer.status == "no_data" else "should refuse"
     if answer.status != "answered":
         return False, route_ok, f"refused: {answer.reason}"
+    cited = {p.company_id for p in answer.passages}
     for cid in exp.get("companies", []):
-        if cid not in answer.plan.get("companies", []):
-            return False, route_ok, f"company {cid} not resolved"
+        # a named company must be resolved; for "which companies ..." questions it must be covered by passages
+        if cid not in answer.plan.get("companies", []) and cid not in cited:
+            return False, route_ok, f"company {cid} neither resolved nor cited"
     missing = [v for v in exp.get("values", []) if not _value_matches(v, answer.rows)]
     if missing:
         return False, route_ok, f"missing value {missing[0]}"
-    if exp.get("evidence") and not _evidence_matches(exp["evidence"], answer):
+    if exp.get("evidence") and not _evidence_matches(exp["evidence"], answer, page_text):
         return False, route_ok, "expected evidence not cited"
     return citations_ok, route_ok, "" if citations_ok else "invalid citation"
 
@@ -134,6 +137,11 @@ def citations_valid(con, answer: Answer) -> bool:
     return True
 
 
+def _page_text(con, document_id: str, page: int) -> str:
+    row = con.execute("SELECT text FROM pages WHERE document_id = ? AND page = ?", [document_id, page]).fetchone()
+    return row[0] if row else ""
+
+
 def run(router, con, cases: list[dict], on_case=None) -> Report:
     report = Report()
     for case in cases:
@@ -141,7 +149,7 @@ def run(router, con, cases: list[dict], on_case=None) -> Report:
         answer = router.ask(case["question"])
         seconds = time.perf_counter() - t0
         ok_cites = citations_valid(con, answer) if answer.status == "answered" else True
-        correct, route_ok, why = judge(case, answer, ok_cites)
+        correct, route_ok, why = judge(case, answer, ok_cites, lambda d, p: _page_text(con, d, p))
         result = CaseResult(case["id"], case["category"], case["question"], case["expected"]["status"], answer.status,
                             route_ok, correct, ok_cites, seconds, why)
         report.results.append(result)

@@ -39,8 +39,8 @@ _TREND = re.compile(r"\b(trend|over time|history|historical|series|each year|per
                     r"evolution|trajectory)\b|趋势|趨勢|历年|歷年|逐年|各年|变化|變化|走势", re.I)
 _COMPARE = re.compile(r"\b(compare|comparison|versus|vs\.?|against|relative to|higher|lower|bigger|larger|smaller|"
                       r"more than|less than|which (?:company|one))\b|对比|對比|比较|比較|相比|哪家|高于|低于", re.I)
-_GROWTH = re.compile(r"\b(growth|grow|grows|growing|grew|increase[sd]?|decrease[sd]?|decline[sd]?|change[sd]?|yoy|year[- ]over[- ]year|"
-                     r"rose|fell)\b|增长|增長|增速|同比|变动|下降|上升|增减", re.I)
+_GROWTH = re.compile(r"\b(how much (?:did|has|have) .{0,60}(?:increase|decrease|grow|rise|fall|decline|drop)|growth|grow|grows|growing|grew|increase[sd]?|decrease[sd]?|decline[sd]?|change[sd]?|yoy|year[- ]over[- ]year|"
+                     r"rose|fell)\b|增长|增長|增速|同比|变动|下降|上升|增减|扭亏|减少|增加", re.I)
 _SECTIONS = [
     (re.compile(r"risk factors?|\brisks?\b|风险|風險|uncertaint", re.I), "risk_factors"),
     (re.compile(r"md&a|management'?s discussion|管理层讨论|管理層討論|经营情况讨论", re.I), "mdna"),

@@ -74,24 +74,29 @@ def filters_for(plan: QueryPlan) -> dict:
     return filters
 
 
+_BROAD = re.compile(r"\b(which|what) (companies|firms|issuers|retailers|banks|ones)\b|哪些公司|哪几家|哪些企业", re.I)
+
+
 def make_searcher(index: NarrativeIndex, k: int = 8, per_company: int = 3,
                   min_evidence: float = MIN_EVIDENCE) -> Callable[[QueryPlan, dict], list[Passage]]:
     def search(plan: QueryPlan, filters: dict) -> list[Passage]:
         query = plan.question
+        broad = not plan.companies and bool(_BROAD.search(query))
+        n, cap = (12, 1) if broad else (k, per_company)  # "which companies ...": many companies, one passage each
         groups = [dict(filters, company_id=[c.company_id]) for c in plan.companies] if len(plan.companies) > 1 \
             else [filters]
         hits = []
         for f in groups:  # per company, so one company's passages never crowd out another's
-            found = index.search(query, f, k=k * 3)
+            found = index.search(query, f, k=n * 4)
             if not found and "section" in f:  # a section name the filing does not use: search the document
-                found = index.search(query, {key: v for key, v in f.items() if key != "section"}, k=k * 3)
-            hits += found[: k * 3]
+                found = index.search(query, {key: v for key, v in f.items() if key != "section"}, k=n * 4)
+            hits += found[: n * 4]
         if not hits:
             return []
         strength = index.evidence_strength(query, filters)
         if strength < min_evidence:
             return []
-        hits = diversify(sorted(hits, key=lambda h: -h.score), per_company=per_company, k=k)
+        hits = diversify(sorted(hits, key=lambda h: -h.score), per_company=cap, k=n)
         terms = set(tokenize(query))
         out = []
         for h in hits:

@@ -100,7 +100,8 @@ def test_intent_and_route(planner, question, intent, route):
 def f(tmp_path_factory):
     home = tmp_path_factory.mktemp("router_home")
     with Filings(home) as fx:
-        report = fx.ingest(require_corpus("us", "ixbrl"), require_corpus("cn", "600080_jinhuagufen_2024_annual.pdf"))
+        report = fx.ingest(require_corpus("us", "ixbrl"), require_corpus("cn", "600080_jinhuagufen_2024_annual.pdf"),
+                           index=False)
         assert not report.failed
     fx = Filings(home, read_only=True)
     yield fx

@@ -29,7 +29,7 @@ def _us_paths() -> list[Path]:
 def us_home(tmp_path_factory):
     home = tmp_path_factory.mktemp("us_home")
     with Filings(home) as f:
-        report = f.ingest(*_us_paths())
+        report = f.ingest(*_us_paths(), index=False)
     assert report.failed == [], [r.reason for r in report.failed]
     assert report.count("added") == 14
     return home
@@ -159,7 +159,7 @@ def test_comparatives_answer_for_earlier_years(us_home):
 def test_second_ingest_changes_nothing(us_home):
     before = _snapshot(us_home)
     with Filings(us_home) as f:
-        report = f.ingest(*_us_paths())
+        report = f.ingest(*_us_paths(), index=False)
     assert report.count("unchanged") == 14 and report.count("added") == 0 and not report.failed
     assert _snapshot(us_home) == before
 
@@ -168,7 +168,7 @@ def test_rebuild_after_deleting_the_database(us_home, tmp_path):
     before = _snapshot(us_home)
     home = tmp_path / "rebuilt"
     with Filings(home) as f:
-        assert not f.ingest(*_us_paths()).failed
+        assert not f.ingest(*_us_paths(), index=False).failed
     after = _snapshot(home)
     assert after["financial_metrics"] == before["financial_metrics"]
     assert after["facts"] == before["facts"]
@@ -185,7 +185,7 @@ def test_bad_input_fails_alone_and_stores_nothing(tmp_path):
     (bad / "report.htm").write_bytes(require_corpus("cn", "600080_jinhuagufen_2025_q1.pdf").read_bytes()[:4096])
     files = [bad / "empty.htm", bad / "truncated-20240928.htm", bad / "page.html", bad / "missing.htm", good]
     with Filings(tmp_path / "home") as f:
-        report = f.ingest(*files)
+        report = f.ingest(*files, index=False)
         by_name = {Path(r.path).name: r for r in report.results}
         assert by_name["aapl-20240928.htm"].status == "added"
         for name in ["empty.htm", "truncated-20240928.htm", "page.html", "missing.htm"]:
