@@ -22,6 +22,8 @@ def test_notebook_executes(path, tmp_path, monkeypatch):
     NotebookClient(nb, timeout=600, kernel_name="python3", resources={"metadata": {"path": str(path.parent)}}).execute()
     errors = [o for c in nb.cells if c.cell_type == "code" for o in c.get("outputs", []) if o.output_type == "error"]
     assert not errors
-    # the cross-company table printed rows for several companies
-    text = "\n".join(str(o.get("data", {}).get("text/plain", "")) for c in nb.cells for o in c.get("outputs", []))
-    assert "apple" in text and "nvidia" in text
+    text = "\n".join(str(o.get("data", {}).get("text/plain", "")) + str(o.get("text", ""))
+                     for c in nb.cells for o in c.get("outputs", []))
+    assert "apple" in text  # the tables printed real rows
+    if path.name.startswith("02"):
+        assert "answered" in text and "no_data" in text and "aapl-20240928 p" in text

@@ -24,7 +24,7 @@ import duckdb
 import pyarrow as pa
 
 import parsers
-from mappings.companies import company_for_cik, company_for_code, normalise_code, slug
+from mappings.companies import alias_key, company_for_cik, company_for_code, normalise_code, slug
 from schema.errors import FilingsError, ParseError
 from schema.models import DocumentInfo, ParsedDocument
 from warehouse.manifest import hints_for
@@ -175,8 +175,20 @@ def ingest_one(con: duckdb.DuckDBPyConnection, path: Path) -> DocumentResult:
     return report.results[0]
 
 
-def _resolve_company(con: duckdb.DuckDBPyConnection, info: DocumentInfo) -> None:
-    """Attach the document to a company of the master, or register the company the filing names."""
+def _collisions(con: duckdb.DuckDBPyConnection, company_id: str, names: list[str | None]) -> list[str]:
+    """The alias-collision check for a company met in a filing: names another company already answers to."""
+    problems = []
+    for name in filter(None, names):
+        rows = con.execute("SELECT DISTINCT company_id FROM aliases WHERE alias_key = ? AND company_id <> ?",
+                           [alias_key(name), company_id]).fetchall()
+        problems += [f"name {name!r} of new company {company_id} is already an alias of {r[0]}: it will not "
+                     "identify either company in questions" for r in rows]
+    return problems
+
+
+def _resolve_company(con: duckdb.DuckDBPyConnection, info: DocumentInfo) -> list[str]:
+    """Attach the document to a company of the master, or register the company the filing names (after the
+    alias-collision check). Returns warnings."""
     if info.stock_code:
         info.stock_code = normalise_code(info.stock_code) or info.stock_code
     company = company_for_cik(info.cik) or (company_for_code(info.stock_code) if info.stock_code else None)
@@ -188,10 +200,10 @@ def _resolve_company(con: duckdb.DuckDBPyConnection, info: DocumentInfo) -> None
             row = con.execute("SELECT company_id FROM companies WHERE cik = ?", [info.cik]).fetchone()
         if row:
             info.company_id = row[0]
-            return
+            return []
         if not info.stock_code:
             info.company_id = None
-            return
+            return []
         info.company_id = slug(info.company_name or info.stock_code)
         if con.execute("SELECT 1 FROM companies WHERE company_id = ?", [info.company_id]).fetchone():
             info.company_id = slug(f"{info.company_id}_{info.stock_code}")
@@ -209,8 +221,9 @@ def _resolve_company(con: duckdb.DuckDBPyConnection, info: DocumentInfo) -> None
                 market = "HK" if norm.endswith(".HK") else ("A" if norm.isdigit() else "US")
                 con.execute("INSERT OR IGNORE INTO securities VALUES (?, ?, ?, ?, NULL)",
                             [norm, info.company_id, market, {"HK": "H", "A": "A", "US": "US"}[market]])
-        return
+        return _collisions(con, info.company_id, [info.company_name])
     info.company_id = company.company_id
+    return []
 
 
 def _decimal(value: Decimal | None) -> Decimal | None:
@@ -221,7 +234,7 @@ def _store(con: duckdb.DuckDBPyConnection, path: Path, parsed: ParsedDocument) -
     info = parsed.info
     con.execute("BEGIN TRANSACTION")
     try:
-        _resolve_company(con, info)
+        parsed.warnings += _resolve_company(con, info)
         con.execute(
             "INSERT INTO documents VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             [info.document_id, info.file_name, path.stem, str(path.resolve()), path.stat().st_size, info.market,
