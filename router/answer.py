@@ -14,6 +14,7 @@ from mappings.fx import convert, load_rates
 from mappings.metrics import metrics, ratios
 from router import sql_route as S
 from router.plan import Planner
+from router.search_route import filters_for
 from schema.models import Answer, AnswerRow, Passage, QueryPlan
 
 LIMITED_COVERAGE = 5  # fewer documents than this for a company -> a caveat
@@ -244,6 +245,9 @@ class Router:
         if not plan.companies:
             return self._base(plan, status="no_data", reason="no company in the warehouse matches the question; "
                               "`filings companies` lists the companies available")
+        invalid = [p.matched for p in plan.periods if p.relative == "invalid"]
+        if invalid:
+            return self._base(plan, status="no_data", reason=f"no such period: {invalid[0]!r}")
         values, gaps, available = self._sql_values(plan)
         if not values:
             return self._base(plan, status="no_data", caveats=self._coverage([c.company_id for c in plan.companies]),
@@ -278,25 +282,11 @@ class Router:
         return self._base(plan, status="answered", answer="\n".join(lines), rows=rows, caveats=caveats)
 
     # ---------------------------------------------------------------------------- search route
-    def _filters(self, plan: QueryPlan) -> dict:
-        filters: dict = {}
-        if plan.companies:
-            filters["company_id"] = [c.company_id for c in plan.companies]
-        years = sorted({p.fiscal_year for p in plan.periods if p.fiscal_year})
-        if years:
-            filters["fiscal_year"] = years
-        sections = [s for s in plan.sections if s != "transcript"]
-        if sections:
-            filters["section"] = sections
-        if "transcript" in plan.sections:
-            filters["kind"] = ["transcript"]
-        return filters
-
     def _search(self, plan: QueryPlan) -> Answer:
         if self.searcher is None:
             return self._base(plan, status="no_data",
                               reason="the narrative search index is not built for this warehouse")
-        passages = self.searcher(plan, self._filters(plan))
+        passages = self.searcher(plan, filters_for(plan))
         if not passages:
             return self._base(plan, status="no_data", reason="no passage in the indexed filings is close enough to "
                               "the question (evidence below the threshold)",

@@ -95,6 +95,10 @@ def find_periods(question: str) -> tuple[list[PeriodRef], int | None]:
                 found.remove((pos, p))
                 found += [(pos, PeriodRef(fiscal_year=p.fiscal_year, fiscal_period=f"Q{i}", matched=p.matched))
                           for i in range(1, 5)]
+    bad = re.search(r"\b(?:fifth|sixth|seventh|eighth|5th|6th|7th|8th)\s+(?:fiscal\s+)?quarter\b|\bQ[5-9]\b|"
+                    r"第?[五六七八九]季度|\b(?:third|3rd)\s+half\b|下下半年", text, re.I)
+    if bad:  # a period that does not exist: never answered with a neighbouring one
+        return [PeriodRef(relative="invalid", matched=bad.group(0))], None
     last_n = None
     m = re.search(r"\b(?:last|past|previous|recent)\s+(\w+)\s+(?:fiscal\s+)?years\b", text, re.I) or \
         re.search(r"(?:近|最近|过去|過去|前)\s?([一二两三四五六七八九十\d]+)\s?(?:个)?(?:年|财年|會計年度|会计年度)", text)

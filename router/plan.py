@@ -46,7 +46,7 @@ _SECTIONS = [
     (re.compile(r"md&a|management'?s discussion|管理层讨论|管理層討論|经营情况讨论", re.I), "mdna"),
     (re.compile(r"chairman|主席報告|主席报告|董事长致辞", re.I), "chairman_statement"),
     (re.compile(r"legal proceedings|litigation|诉讼", re.I), "legal"),
-    (re.compile(r"earnings call|conference call|analyst|q&a|业绩会|電話會議|电话会", re.I), "transcript"),
+    (re.compile(r"earnings calls?|conference calls?|\bcalls?\b|analysts?|q&a|业绩会|電話會議|电话会", re.I), "transcript"),
 ]
 
 

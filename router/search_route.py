@@ -59,6 +59,25 @@ def best_quote(text: str, query_terms: set[str], max_chars: int = 420) -> tuple[
     return a, b
 
 
+_FILTER_WORDS = re.compile(
+    r"\b(?:earnings|conference)\s+calls?\b|\bcalls?\b|\b10-?[KQ]\b|\bannual report\b|\bfiscal(?: year)?\b|"
+    r"\b(?:first|second|third|fourth) quarter\b|\bquarter\b|\b(?:in|on|its|their|the|of|for|did|does|do|what|how|"
+    r"say|said|describe|described|according to)\b|年报|年度报告|半年报|业绩会|电话会|如何|怎样|怎么|描述|哪些|什么|"
+    r"是否|评价|提到|提及|说明|面临|主要|的|了|吗", re.I)
+
+
+def content_query(plan: QueryPlan) -> str:
+    """The question without what became filters (company names, periods, "earnings call", "10-K"), so the
+    ranking looks at the topic, not at boilerplate that repeats the company and period on every page."""
+    text = plan.question
+    for piece in [c.matched for c in plan.companies] + [p.matched for p in plan.periods if p.matched]:
+        text = text.replace(piece, " ")
+    text = _FILTER_WORDS.sub(" ", text)
+    text = re.sub(r"(?<![A-Za-z])['’]s\b", " ", text)  # the possessive left behind by a removed name
+    text = re.sub(r"\s+", " ", text).strip(" ?？，,。")
+    return text if len(tokenize(text)) >= 1 else plan.question
+
+
 def filters_for(plan: QueryPlan) -> dict:
     filters: dict = {}
     if plan.companies:
@@ -71,6 +90,9 @@ def filters_for(plan: QueryPlan) -> dict:
         filters["section"] = sorted({s for sec in sections for s in ([sec, "principal_risks"] if sec == "risk_factors" else [sec])})
     if "transcript" in plan.sections:
         filters["kind"] = ["transcript"]
+        quarters = sorted({p.fiscal_period for p in plan.periods if p.fiscal_period and p.fiscal_period.startswith("Q")})
+        if quarters:  # a call is about one fiscal quarter
+            filters["fiscal_period"] = quarters
     return filters
 
 
@@ -80,9 +102,10 @@ _BROAD = re.compile(r"\b(which|what) (companies|firms|issuers|retailers|banks|on
 def make_searcher(index: NarrativeIndex, k: int = 8, per_company: int = 3,
                   min_evidence: float = MIN_EVIDENCE) -> Callable[[QueryPlan, dict], list[Passage]]:
     def search(plan: QueryPlan, filters: dict) -> list[Passage]:
-        query = plan.question
+        query = content_query(plan)
         broad = not plan.companies and bool(_BROAD.search(query))
-        n, cap = (12, 1) if broad else (k, per_company)  # "which companies ...": many companies, one passage each
+        # "which companies ...": many companies, one passage each; one company: its best passages
+        n, cap = (12, 1) if broad else (k, per_company if len(plan.companies) != 1 else None)
         groups = [dict(filters, company_id=[c.company_id]) for c in plan.companies] if len(plan.companies) > 1 \
             else [filters]
         hits = []
@@ -93,11 +116,13 @@ def make_searcher(index: NarrativeIndex, k: int = 8, per_company: int = 3,
             hits += found[: n * 4]
         if not hits:
             return []
-        strength = index.evidence_strength(query, filters)
-        if strength < min_evidence:
-            return []
-        hits = diversify(sorted(hits, key=lambda h: -h.score), per_company=cap, k=n)
         terms = set(tokenize(query))
+        best_text = max(hits, key=lambda h: h.score).payload["text"]
+        lexical = len(terms & set(tokenize(best_text))) / len(terms) if terms else 0.0
+        asked_section = bool(filters.get("section")) and bool(filters.get("company_id"))
+        if not asked_section and lexical < 0.5 and index.evidence_strength(query, filters) < min_evidence:
+            return []  # neither the words nor the meaning of the question are found: too weak to answer
+        hits = diversify(sorted(hits, key=lambda h: -h.score), per_company=cap, k=n)
         out = []
         for h in hits:
             p = h.payload

@@ -15,15 +15,16 @@ from conftest import require_corpus
 from filings import Filings
 from router import evaluate
 
-# Enforced floors. The targets (router >= 97%, citation validity 100%, refusal recall 100%, answer
-# accuracy >= 90%) are reported by `filings eval`; these floors sit at what this build measured, so a drop fails.
+# The targets, enforced: router >= 97%, citation validity 100%, refusal recall 100%, answer
+# accuracy >= 90%; per-category floors a little under what this build measured.
 FLOORS = {
-    "router_accuracy": 0.95,
+    "router_accuracy": 0.97,
     "citation_validity": 1.0,
-    "refusal_recall": 0.95,
-    "answer_accuracy": 0.80,
+    "refusal_recall": 1.0,
+    "answer_accuracy": 0.90,
 }
-CATEGORY_FLOORS = {"metric": 0.90, "comparison": 0.85, "unanswerable": 0.90, "alias_pitfall": 0.80}
+CATEGORY_FLOORS = {"metric": 0.95, "comparison": 0.95, "trend": 0.90, "unanswerable": 1.0, "alias_pitfall": 0.90,
+                   "narrative": 0.80, "mixed": 0.50}
 
 
 @pytest.fixture(scope="module")
