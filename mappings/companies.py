@@ -43,6 +43,7 @@ def normalise_code(code: str) -> str | None:
 
 
 def company_from_entry(entry: dict) -> tuple[Company, list[Security]]:
+    """A master entry as models (``fiscal_year_named_by`` is read by :func:`start_year_labels`)."""
     company = Company(
         company_id=entry["company_id"],
         name_en=entry.get("name_en"),
@@ -126,6 +127,15 @@ def company_for_code(code: str) -> Company | None:
         if s.stock_code == norm:
             return next(c for c in companies if c.company_id == s.company_id)
     return None
+
+
+@lru_cache(maxsize=1)
+def start_year_labels() -> frozenset[str]:
+    """Listing codes of companies that name a fiscal year by the year it starts in (Home Depot's "fiscal
+    2024" ends in February 2025): their stated year is one less than fiscal_year."""
+    entries = yaml.safe_load((HERE / "companies.yaml").read_text(encoding="utf-8")) or []
+    ids = {e["company_id"] for e in entries if e.get("fiscal_year_named_by") == "start"}
+    return frozenset(s.stock_code for s in master()[1] if s.company_id in ids)
 
 
 def company_for_cik(cik: str | None) -> Company | None:

@@ -32,7 +32,8 @@ fiscal 2025", "fiscal year 2025 second quarter", "fourth quarter and fiscal year
 call (or later, after "results for the") decides; otherwise the file name label ``TICKER_YYYY_Qn``.
 Calendar phrases ("third quarter 2021") are not used: these sources sometimes quote prior periods there.
 ``fiscal_year`` follows the warehouse contract (the year in which the fiscal year ends): for companies that
-name a fiscal year after the year it starts in (``START_YEAR_LABELS``: Home Depot, Lowe's, Target; their
+name a fiscal year after the year it starts in (``fiscal_year_named_by: start`` in the company master: Home
+Depot, Lowe's, Target; their
 fiscal 2021 ends in January 2022) one is added to the stated year, with a warning.
 """
 
@@ -45,6 +46,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Mapping
 
+from mappings.companies import start_year_labels
 from schema.errors import ParseError
 from schema.models import DocumentInfo, Page, ParsedDocument, SectionSpan
 
@@ -54,8 +56,7 @@ _MAX_JSON = 20 * 1024 * 1024
 
 # Companies whose "fiscal YYYY" names the year the fiscal year *starts* in (it ends in late January of
 # YYYY+1). DESIGN's fiscal_year is the year in which the fiscal year ends, so their label is shifted by one.
-# This belongs in the company master (a fiscal-year label convention per company); kept here until it is.
-START_YEAR_LABELS = frozenset({"HD", "LOW", "TGT"})
+# The convention is company data: ``fiscal_year_named_by: start`` in mappings/companies.yaml.
 
 _ORD = {"first": 1, "second": 2, "third": 3, "fourth": 4}
 _MONTHS = {m: i for i, m in enumerate(
@@ -674,7 +675,7 @@ def _parse(path: str | Path, tickers: Mapping[str, Any] | None = None):
         cands = [t for t, e in table.items() if e["title"].lower().startswith(key)]
         if len(cands) == 1:
             ticker, entry = cands[0], table[cands[0]]
-    if ticker and year is not None and ticker in START_YEAR_LABELS:
+    if ticker and year is not None and ticker in start_year_labels():
         warnings.append(f"{ticker} names fiscal years by the year they start in: stated fiscal {year} is "
                         f"fiscal_year {year + 1} (the year it ends)")
         year += 1
