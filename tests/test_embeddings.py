@@ -119,11 +119,12 @@ def test_hashing_provider_is_for_tests_only():
 def test_provider_factory_and_market_settings(monkeypatch):
     for k in ("FILINGS_EMBED_MODEL_US", "FILINGS_EMBED_MODEL_A", "FILINGS_EMBED_MODEL_HK", "FILINGS_EMBED_MODELS"):
         monkeypatch.delenv(k, raising=False)
-    assert model_for_market("US") == "minilm-onnx"
-    assert model_for_market("A") == model_for_market("HK") == "e5-small"
+    # English model for US and HK (English / bilingual reports), multilingual for A-shares and the unknown
+    assert model_for_market("US") == model_for_market("HK") == "minilm-onnx"
+    assert model_for_market("A") == "e5-small"
     assert model_for_market(None) == "e5-small"
-    monkeypatch.setenv("FILINGS_EMBED_MODELS", "US=minilm, HK=minilm-onnx")
-    assert model_for_market("US") == "minilm" and model_for_market("HK") == "minilm-onnx"
+    monkeypatch.setenv("FILINGS_EMBED_MODELS", "US=minilm, HK=e5-small")
+    assert model_for_market("US") == "minilm" and model_for_market("HK") == "e5-small"
     monkeypatch.setenv("FILINGS_EMBED_MODEL_US", "e5-small")
     assert model_for_market("US") == "e5-small"
     assert model_for_market("US", {"US": "hashing"}) == "hashing"
