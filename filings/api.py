@@ -103,7 +103,7 @@ class Filings:
                k: int = 20, raw: bool = False) -> dict:
         """Hybrid search. Companies, years and sections named in the query become filters unless ``raw``;
         explicit arguments are filters too. Returns {query, filters_applied, hits} (DESIGN.md section 4)."""
-        from router.search_route import filters_for
+        from router.search_route import filters_for, widenings
         from vectorstore.hybrid import diversify
 
         filters: dict = {} if raw else filters_for(self.plan(query))
@@ -114,6 +114,10 @@ class Filings:
         if section:
             filters["section"] = [section]
         hits = self.index.search(query, filters, k=k * 3) if self.index.exists() else []
+        for looser in widenings(filters):
+            if hits or not self.index.exists():
+                break
+            hits = self.index.search(query, looser, k=k * 3)
         if not filters.get("company_id"):
             hits = diversify(hits, per_company=3, k=k)
         hits = hits[:k]

@@ -66,6 +66,19 @@ _FILTER_WORDS = re.compile(
     r"是否|评价|提到|提及|说明|面临|主要|的|了|吗", re.I)
 
 
+def widenings(filters: dict) -> list[dict]:
+    """Looser filters to retry with, in order, when the strict ones find nothing: the next year's report too
+    (it carries the year as comparatives), then any section of the document."""
+    out, current = [], dict(filters)
+    if "fiscal_year" in current:
+        current = dict(current, fiscal_year=sorted({y for year in current["fiscal_year"] for y in (year, year + 1)}))
+        out.append(current)
+    if "section" in current:
+        current = {k: v for k, v in current.items() if k != "section"}
+        out.append(current)
+    return out
+
+
 def content_query(plan: QueryPlan) -> str:
     """The question without what became filters (company names, periods, "earnings call", "10-K"), so the
     ranking looks at the topic, not at boilerplate that repeats the company and period on every page."""
@@ -83,8 +96,8 @@ def filters_for(plan: QueryPlan) -> dict:
     if plan.companies:
         filters["company_id"] = [c.company_id for c in plan.companies]
     years = sorted({p.fiscal_year for p in plan.periods if p.fiscal_year})
-    if years:  # a year's narrative sits in that year's report or the next one
-        filters["fiscal_year"] = sorted({y for year in years for y in (year, year + 1)})
+    if years:  # the year's own report; `widen` adds the next year's report (comparatives) when that finds nothing
+        filters["fiscal_year"] = years
     sections = [s for s in plan.sections if s != "transcript"]
     if sections:
         filters["section"] = sorted({s for sec in sections for s in ([sec, "principal_risks"] if sec == "risk_factors" else [sec])})
@@ -111,8 +124,10 @@ def make_searcher(index: NarrativeIndex, k: int = 8, per_company: int = 3,
         hits = []
         for f in groups:  # per company, so one company's passages never crowd out another's
             found = index.search(query, f, k=n * 4)
-            if not found and "section" in f:  # a section name the filing does not use: search the document
-                found = index.search(query, {key: v for key, v in f.items() if key != "section"}, k=n * 4)
+            for looser in widenings(f):
+                if found:
+                    break
+                found = index.search(query, looser, k=n * 4)
             hits += found[: n * 4]
         if not hits:
             return []

@@ -89,3 +89,20 @@ def companies(hits: Sequence[Any]) -> list[str]:
         if cid and cid not in seen:
             seen[cid] = None
     return list(seen)
+
+
+def weighted_rrf(lists: Sequence[Sequence[H]], weights: Sequence[float], k: int = 60) -> list[H]:
+    """Reciprocal-rank fusion with a weight per list: score(d) = sum_i w_i / (k + rank_i(d)); ties keep the
+    order of first appearance. Hits are matched by ``id``."""
+    score: dict[str, float] = {}
+    first: dict[str, H] = {}
+    for hits, weight in zip(lists, weights):
+        for rank, hit in enumerate(hits):
+            score[hit.id] = score.get(hit.id, 0.0) + weight / (k + rank + 1)
+            first.setdefault(hit.id, hit)
+    order = sorted(score, key=lambda i: -score[i])
+    out = []
+    for i in order:
+        h = first[i]
+        out.append(type(h)(h.id, score[i], h.payload) if hasattr(h, "payload") else h)
+    return out

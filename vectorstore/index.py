@@ -21,9 +21,15 @@ from schema.models import ParsedDocument, SearchUnit
 from vectorstore.chunking import chunk
 from vectorstore.embeddings import EmbeddingCache, embed_cached, provider_for_market
 from vectorstore.engines import Engine, Hit, Point, open_engine, unit_payload
+from vectorstore.hybrid import weighted_rrf
 from vectorstore.sparse import encode_document, encode_query
 
 MARKETS = ("US", "A", "HK")
+# Fusion of three ranked lists per collection (weights measured on the FinanceBench dev questions, inside
+# the right document: dense alone R@20 0.30, BM25 alone 0.61, dense+BM25 RRF 0.29, these three 0.81):
+# dense over prose, BM25 over every unit, and BM25 over statement / table pages, which carry no dense vector.
+FUSION_WEIGHTS = {"dense": 0.5, "bm25": 1.0, "bm25_tables": 1.0}
+
 # Dense cosine a model gives a passage that actually answers a question (calibrated on the eval suite):
 # ``evidence_strength`` divides by it, so 1.0 means "as close as real evidence usually is".
 EVIDENCE_COSINE = {"minilm": 0.30, "e5": 0.80, "local": 0.30, "hashing": 0.10}
@@ -119,12 +125,21 @@ class NarrativeIndex:
         hits: list[Hit] = []
         lang = language_of(query)
         sparse = encode_query(query, lang)
+        filters = dict(filters or {})
+        kinds = filters.get("kind")
+        tables_allowed = kinds is None or "table" in ([kinds] if isinstance(kinds, str) else kinds)
         for market, name in self.collections(markets):
             provider = provider_for_market(market, self.models)
             dense = embed_cached(provider, [query], self.cache, kind="query")[0].tolist()
-            hits += self.engine.query(name, dense, sparse, filters, k=k, prefetch_k=prefetch_k)
+            lists = [self.engine.query_dense(name, dense, filters, k=prefetch_k),
+                     self.engine.query_sparse(name, sparse, filters, k=prefetch_k)]
+            weights = [FUSION_WEIGHTS["dense"], FUSION_WEIGHTS["bm25"]]
+            if tables_allowed:
+                lists.append(self.engine.query_sparse(name, sparse, dict(filters, kind="table"), k=prefetch_k))
+                weights.append(FUSION_WEIGHTS["bm25_tables"])
+            hits += weighted_rrf(lists, weights)[:k]
         hits.sort(key=lambda h: -h.score)
-        return hits[:k] if len(self.collections(markets)) > 1 else hits
+        return hits[:k]
 
     def evidence_strength(self, query: str, filters: dict | None = None, markets: Iterable[str] | None = None) -> float:
         """How close the best unit is to the query, relative to its model's evidence level (1.0 = enough)."""
