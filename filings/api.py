@@ -107,6 +107,8 @@ class Filings:
         from vectorstore.hybrid import diversify
 
         filters: dict = {} if raw else filters_for(self.plan(query))
+        if not raw and filters.get("kind") == ["narrative", "transcript"]:
+            del filters["kind"]  # search shows statement pages too (the page behind a number)
         if company:
             filters["company_id"] = [self.company_id(company)]
         if year:

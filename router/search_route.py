@@ -101,6 +101,8 @@ def filters_for(plan: QueryPlan) -> dict:
     sections = [s for s in plan.sections if s != "transcript"]
     if sections:
         filters["section"] = sorted({s for sec in sections for s in ([sec, "principal_risks"] if sec == "risk_factors" else [sec])})
+    # narrative answers quote prose and call transcripts; statement pages are for `filings search`
+    filters["kind"] = ["narrative", "transcript"]
     if "transcript" in plan.sections:
         filters["kind"] = ["transcript"]
         quarters = sorted({p.fiscal_period for p in plan.periods if p.fiscal_period and p.fiscal_period.startswith("Q")})

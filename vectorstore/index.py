@@ -29,6 +29,8 @@ MARKETS = ("US", "A", "HK")
 # the right document: dense alone R@20 0.30, BM25 alone 0.61, dense+BM25 RRF 0.29, these three 0.81):
 # dense over prose, BM25 over every unit, and BM25 over statement / table pages, which carry no dense vector.
 FUSION_WEIGHTS = {"dense": 0.5, "bm25": 1.0, "bm25_tables": 1.0}
+# Without statement pages in play (narrative answers), dense and BM25 weigh the same.
+PROSE_WEIGHTS = {"dense": 1.0, "bm25": 1.0}
 
 # Dense cosine a model gives a passage that actually answers a question (calibrated on the eval suite):
 # ``evidence_strength`` divides by it, so 1.0 means "as close as real evidence usually is".
@@ -133,7 +135,8 @@ class NarrativeIndex:
             dense = embed_cached(provider, [query], self.cache, kind="query")[0].tolist()
             lists = [self.engine.query_dense(name, dense, filters, k=prefetch_k),
                      self.engine.query_sparse(name, sparse, filters, k=prefetch_k)]
-            weights = [FUSION_WEIGHTS["dense"], FUSION_WEIGHTS["bm25"]]
+            chosen = FUSION_WEIGHTS if tables_allowed else PROSE_WEIGHTS
+            weights = [chosen["dense"], chosen["bm25"]]
             if tables_allowed:
                 lists.append(self.engine.query_sparse(name, sparse, dict(filters, kind="table"), k=prefetch_k))
                 weights.append(FUSION_WEIGHTS["bm25_tables"])
