@@ -12,7 +12,7 @@ holds (a provider using both cores fully does ~2x its per-CPU-second figure in w
 share of English units longer than 256 / 512 MiniLM word pieces.
 
 Recall probe (``--recall``): for each question of ``us/financebench/questions_dev.jsonl`` its document's
-pages are chunked once and embedded (through an ``EmbeddingCache``, default /tmp/filings-embed-cache,
+pages are chunked once and embedded (through an ``EmbeddingCache``, default .bench/embed-cache in the repo,
 so a rerun is cheap); the question is embedded as a query and ranked against that document's units
 only. A question is a hit at k when a page of one of its top-k units is an evidence page
 (``evidence_page_num`` is 0-indexed; our pages are 1-based). Prints hit@1/5/20 per provider, with a
@@ -35,7 +35,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import numpy as np  # noqa: E402
 
-from bench.common import corpus_root, print_table  # noqa: E402
+from bench.common import REPO, corpus_root, print_table  # noqa: E402
 from parsers.pdf_pages import read_pages  # noqa: E402
 from schema.models import DocumentInfo  # noqa: E402
 from vectorstore.chunking import chunk, words  # noqa: E402
@@ -190,7 +190,7 @@ def main() -> None:
     ap.add_argument("--n-zh", type=int, default=100)
     ap.add_argument("--recall", action="store_true")
     ap.add_argument("--max-questions", type=int, default=None)
-    ap.add_argument("--cache", default="/tmp/filings-embed-cache")
+    ap.add_argument("--cache", default=str(REPO / ".bench" / "embed-cache"))
     ap.add_argument("--max-doc-units", type=int, default=None, help="only questions on documents with <= N units")
     ap.add_argument("--max-pages", type=int, default=None, help="only questions on documents with <= N pages")
     a = ap.parse_args()

@@ -9,7 +9,7 @@ dict with the text.
 Per size: upsert time, optimize time, p50 / p95 latency of 200 hybrid queries (dense + BM25 prefetch 100,
 RRF, k=10) with company / year filters before and after optimize, dense-only and sparse-only p50, reload time.
 
-    python bench/search_latency.py [--sizes 10000,50000,160000] [--queries 200] [--pages-cache /tmp/pages.pkl]
+    python bench/search_latency.py [--sizes 10000,50000,160000] [--queries 200] [--pages-cache PATH.pkl]
 """
 
 from __future__ import annotations
