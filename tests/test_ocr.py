@@ -13,15 +13,11 @@ pdfium = pytest.importorskip("pypdfium2")
 
 from parsers import ocr  # noqa: E402
 from parsers.pdf_pages import page_rows, read_pages  # noqa: E402
+from conftest import require_corpus  # noqa: E402
 
 
 def corpus() -> Path:
-    root = Path(os.environ.get("FILINGS_CORPUS") or Path(__file__).resolve().parents[1].parent / "shared" / "corpus")
-    if not root.is_dir():
-        if os.environ.get("CI") == "true":
-            pytest.fail(f"corpus not found at {root}")
-        pytest.skip(f"corpus not found at {root}")
-    return root
+    return require_corpus()  # skips without the corpus; fails in CI
 
 
 DPI = 170

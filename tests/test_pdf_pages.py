@@ -19,17 +19,13 @@ from parsers.pdf_pages import (
     strip_repeated,
 )
 from schema.errors import ParseError
+from conftest import require_corpus  # noqa: E402
 
 PUA = re.compile("[\ue000-\uf8ff\ufffd]")
 
 
 def corpus() -> Path:
-    root = Path(os.environ.get("FILINGS_CORPUS") or Path(__file__).resolve().parents[1].parent / "shared" / "corpus")
-    if not root.is_dir():
-        if os.environ.get("CI") == "true":
-            pytest.fail(f"corpus not found at {root}")
-        pytest.skip(f"corpus not found at {root}")
-    return root
+    return require_corpus()  # skips without the corpus; fails in CI
 
 
 @pytest.fixture(scope="module")

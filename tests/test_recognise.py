@@ -17,15 +17,11 @@ from parsers.pdf_pages import read_pages
 from parsers.recognise import _cn_number, recognise_pdf
 from schema.errors import UnrecognisedDocument
 from schema.models import Page
+from conftest import corpus_root, require_corpus  # noqa: E402
 
 
 def corpus() -> Path:
-    root = Path(os.environ.get("FILINGS_CORPUS") or Path(__file__).resolve().parents[1].parent / "shared" / "corpus")
-    if not root.is_dir():
-        if os.environ.get("CI") == "true":
-            pytest.fail(f"corpus not found at {root}")
-        pytest.skip(f"corpus not found at {root}")
-    return root
+    return require_corpus()  # skips without the corpus; fails in CI
 
 
 def _table(readme: Path) -> list[dict[str, str]]:
@@ -43,7 +39,7 @@ def _table(readme: Path) -> list[dict[str, str]]:
     return rows
 
 
-_ROOT = Path(os.environ.get("FILINGS_CORPUS") or Path(__file__).resolve().parents[1].parent / "shared" / "corpus")
+_ROOT = corpus_root()
 CN = _table(_ROOT / "cn" / "README.md") if (_ROOT / "cn" / "README.md").is_file() else []
 HK = _table(_ROOT / "hk" / "README.md") if (_ROOT / "hk" / "README.md").is_file() else []
 _cache: dict[str, list[Page]] = {}
