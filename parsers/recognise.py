@@ -35,6 +35,7 @@ import re
 from collections import Counter
 from pathlib import Path
 
+from schema.fiscal import fiscal_year_of, nominal_end
 from schema.errors import UnrecognisedDocument
 from schema.models import DocumentInfo, Page
 
@@ -325,8 +326,8 @@ def _recognise_us(path: Path, pages: list[Page], info: DocumentInfo) -> Document
         info.period_end = _date(int(pm.group(4)), MONTHS[pm.group(2).lower()], int(pm.group(3)))
         if info.form in ("10-K", "20-F"):
             info.fiscal_period = "FY"
-            info.fiscal_year = info.period_end.year
-            info.fiscal_year_end_month = info.period_end.month
+            info.fiscal_year = fiscal_year_of(info.period_end)  # J&J's year "ending" 2023-01-01 is 2022
+            info.fiscal_year_end_month = nominal_end(info.period_end).month
         # a 10-Q's quarter number depends on the fiscal year end, which its cover does not state
     nm = re.search(r"\n([^\n]{3,80})\n\(?\s*Exact name of registrant", head, re.I)
     if nm:

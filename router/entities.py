@@ -55,7 +55,9 @@ def _usable(alias: str) -> bool:
         return False
     if re.fullmatch(r"\d+", key):
         return False
-    return len(key) >= 2 if _CJK.search(key) else len(key) >= 3
+    if _CJK.search(key):
+        return len(key) >= 2
+    return len(key) >= 3 or (len(key) == 2 and any(ch.isdigit() for ch in key))  # "3M" names a company
 
 
 def build_lexicon(con: duckdb.DuckDBPyConnection) -> Lexicon:

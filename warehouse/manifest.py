@@ -8,6 +8,7 @@ doc_period (fiscal year), ticker / stock_code, market."""
 from __future__ import annotations
 
 import json
+import re
 from functools import lru_cache
 from pathlib import Path
 
@@ -50,7 +51,10 @@ def _company_code(name: str | None) -> tuple[str | None, str | None]:
     companies, securities = master()
     key = alias_key(name)
     for c in companies:
-        if key in {alias_key(n) for n in [c.name_en, c.name_zh, *c.aliases] if n}:
+        names = [c.name_en, c.name_zh, *c.aliases]
+        if c.name_en:  # "Block, Inc." also answers to "Block" in a manifest (not in questions: see router)
+            names.append(re.sub(r"[,.]?\s*\b(inc|corp|corporation|co|ltd|limited|plc|company)\b\.?", "", c.name_en, flags=re.I))
+        if key in {alias_key(n) for n in names if n}:
             code = next((s.stock_code for s in securities if s.company_id == c.company_id), None)
             return c.company_id, code
     return None, None

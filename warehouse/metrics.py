@@ -16,7 +16,8 @@ from decimal import Decimal
 
 from mappings.metrics import STATEMENT_PRIORITY, concept_index, metric_for_label, metrics, normalise_label
 from schema.models import DocumentInfo, Fact
-from warehouse.periods import classify_duration, classify_instant, nominal_end
+from schema.fiscal import nominal_end
+from warehouse.periods import classify_duration, classify_instant
 
 SUMMARY_FORMS = {"summary", "interim_summary"}
 

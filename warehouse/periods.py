@@ -8,9 +8,8 @@ from __future__ import annotations
 
 import datetime as dt
 
+from schema.fiscal import nominal_end
 
-def nominal_end(end: dt.date) -> dt.date:
-    return end - dt.timedelta(days=8) if end.day <= 7 else end
 
 
 def _quarter_and_year(end: dt.date, fye_month: int) -> tuple[int, int]:
