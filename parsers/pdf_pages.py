@@ -42,7 +42,6 @@ from __future__ import annotations
 
 import ctypes
 import re
-from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -51,6 +50,7 @@ import pypdfium2.raw as pdfium_c
 
 from schema.errors import ParseError
 from schema.models import Page
+from schema.page_text import repeated_lines  # noqa: F401  (part of this module's page-text API)
 
 MAX_PAGE_CHARS = 20_000
 # A page with fewer text-layer characters than this that shows an image is treated as scanned.
@@ -372,39 +372,6 @@ def read_pages(
     finally:
         pdf.close()
     return pages
-
-
-_DIGITS = re.compile(r"\d+")
-
-
-def _pattern(line: str) -> str:
-    return _DIGITS.sub("#", line.strip())
-
-
-def repeated_lines(pages: list[Page], edge: int = 3, min_share: float = 0.3, min_pages: int = 3) -> set[str]:
-    """Running headers / footers: the exact lines (as they appear in ``Page.text``) found among the
-    first or last ``edge`` lines of a page whose pattern (digit runs replaced by '#', so page numbers
-    and years vary) recurs at a page edge on at least ``min_share`` of the pages (and at least
-    ``min_pages`` pages). Bare page numbers ("63", "- 12 -") at page edges are included.
-    Only edge occurrences are returned; use :func:`strip_repeated` to drop them from a page's text."""
-    pattern_pages: Counter[str] = Counter()
-    edge_lines: list[list[str]] = []
-    for p in pages:
-        lines = p.text.split("\n") if p.text else []
-        ends = lines[:edge] + lines[-edge:] if len(lines) > 2 * edge else lines
-        edge_lines.append(ends)
-        for pat in {_pattern(x) for x in ends}:
-            pattern_pages[pat] += 1
-    need = max(min_pages, int(min_share * len(pages) + 0.999))
-    frequent = {pat for pat, n in pattern_pages.items() if n >= need and pat}
-    page_number = re.compile(r"^[-–—\s]*(#|第#页|第 # 页|#/#|# / #)[-–—\s]*$")
-    out: set[str] = set()
-    for ends in edge_lines:
-        for x in ends:
-            pat = _pattern(x)
-            if pat in frequent or (page_number.match(pat) and len(pages) >= min_pages):
-                out.add(x)
-    return out
 
 
 def strip_repeated(text: str, repeated: set[str], edge: int = 3) -> str:

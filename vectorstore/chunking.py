@@ -38,16 +38,15 @@ from __future__ import annotations
 import hashlib
 import math
 import re
-from collections import Counter
 
 from schema.models import DocumentInfo, Page, SearchUnit, SectionSpan
+from schema.page_text import HEADER_EDGE, repeated_lines
 
 UNIT_TARGET = 220.0  # word equivalents per search unit
 UNIT_MAX_TARGET = 300.0  # a page is split so no unit's target exceeds this
 WINDOW_TARGET = 650.0  # word equivalents per context window
 CJK_WEIGHT = 220.0 / 400.0  # one CJK character in word equivalents
 PIECE_MAX = 60.0  # sentences longer than this are split further (at line breaks, then spaces)
-HEADER_EDGE = 3  # running headers / footers are looked for among the first / last lines of a page
 
 _CJK_CLASS = "\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\u3040-\u30ff\uac00-\ud7af"
 _CJK = re.compile(f"[{_CJK_CLASS}]")
@@ -58,8 +57,6 @@ _WORD = re.compile(f"[^\\s{_CJK_CLASS}\u3000-\u303f\uff00-\uffef]+")
 _SENTENCE_END = re.compile(r"(?<=[.?!;])\s+(?=\S)|(?<=[。！？；])\s*(?=\S)")
 _LINE = re.compile(r"\n")
 _SOFT = re.compile(r"(?<=[，,、：])\s*(?=\S)|\s+")
-_DIGITS = re.compile(r"\d+")
-_PAGE_NUMBER = re.compile(r"^[-–—\s]*(#|第#页|第 # 页|#/#|# / #|page #|Page #)[-–—\s]*$")
 _NUMERIC_TOKEN = re.compile(r"^[($€£¥\-–—+]*[\d][\d,.]*%?\)?$|^[-–—]+$|^\$$")
 
 
@@ -77,33 +74,7 @@ def words(text: str) -> float:
 
 
 # --------------------------------------------------------------------------------------------------
-# running headers / footers (the same rule as parsers.pdf_pages.repeated_lines; vectorstore may not
-# import parsers)
-
-
-def _pattern(line: str) -> str:
-    return _DIGITS.sub("#", line.strip())
-
-
-def repeated_lines(pages: list[Page], edge: int = HEADER_EDGE, min_share: float = 0.3, min_pages: int = 3) -> set[str]:
-    """Lines at a page's top / bottom ``edge`` lines whose digit-blind pattern recurs at an edge of at
-    least ``min_share`` of the pages (and ``min_pages`` pages); bare page numbers always count."""
-    counts: Counter[str] = Counter()
-    edges: list[list[str]] = []
-    for p in pages:
-        lines = p.text.split("\n") if p.text else []
-        ends = lines[:edge] + lines[-edge:] if len(lines) > 2 * edge else lines
-        edges.append(ends)
-        counts.update({_pattern(x) for x in ends})
-    need = max(min_pages, math.ceil(min_share * len(pages)))
-    frequent = {pat for pat, n in counts.items() if n >= need and pat}
-    out: set[str] = set()
-    for ends in edges:
-        for x in ends:
-            pat = _pattern(x)
-            if pat in frequent or (len(pages) >= min_pages and _PAGE_NUMBER.match(pat)):
-                out.add(x)
-    return out
+# running headers / footers (schema.page_text.repeated_lines, the rule the parsers use too)
 
 
 def content_span(text: str, repeated: set[str], edge: int = HEADER_EDGE) -> tuple[int, int]:

@@ -1,0 +1,41 @@
+"""Conventions of ``Page.text`` shared by the parsers (which produce it) and the vectorstore (which cuts it):
+running headers and footers that repeat at the edges of a document's pages."""
+
+from __future__ import annotations
+
+import math
+import re
+from collections import Counter
+
+from schema.models import Page
+
+HEADER_EDGE = 3  # running headers / footers are looked for among the first / last lines of a page
+_DIGITS = re.compile(r"\d+")
+PAGE_NUMBER = re.compile(r"^[-–—\s]*(#|第#页|第 # 页|#/#|# / #|page #|Page #)[-–—\s]*$")
+
+
+def line_pattern(line: str) -> str:
+    """A line with its digit runs replaced by '#', so page numbers and years do not tell pages apart."""
+    return _DIGITS.sub("#", line.strip())
+
+
+def repeated_lines(pages: list[Page], edge: int = HEADER_EDGE, min_share: float = 0.3, min_pages: int = 3) -> set[str]:
+    """Running headers / footers: the exact lines (as they appear in ``Page.text``) among the first or last
+    ``edge`` lines of a page whose digit-blind pattern recurs at a page edge on at least ``min_share`` of the
+    pages (and at least ``min_pages`` pages). Bare page numbers ("63", "- 12 -", "第5页") at page edges count."""
+    counts: Counter[str] = Counter()
+    edges: list[list[str]] = []
+    for p in pages:
+        lines = p.text.split("\n") if p.text else []
+        ends = lines[:edge] + lines[-edge:] if len(lines) > 2 * edge else lines
+        edges.append(ends)
+        counts.update({line_pattern(x) for x in ends})
+    need = max(min_pages, math.ceil(min_share * len(pages)))
+    frequent = {pat for pat, n in counts.items() if n >= need and pat}
+    out: set[str] = set()
+    for ends in edges:
+        for x in ends:
+            pat = line_pattern(x)
+            if pat in frequent or (len(pages) >= min_pages and PAGE_NUMBER.match(pat)):
+                out.add(x)
+    return out
