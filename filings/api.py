@@ -67,12 +67,19 @@ class Filings:
         on_stored = (lambda parsed: self.index.index_document(parsed, Path(parsed.info.file_name).stem)) if index else None
         return ingest_mod.ingest(self.con, paths, on_progress=on_progress, on_total=on_total, on_stored=on_stored)
 
-    def index_missing(self, on_progress: Callable | None = None, only: list[str] | None = None) -> int:
+    def index_missing(self, on_progress: Callable | None = None, only: list[str] | None = None,
+                      rebuild: bool = False) -> int:
         """Index documents stored without search units (ingested with ``index=False``); ``only``: doc_names to
-        consider (default all). Returns the number of documents indexed."""
-        from vectorstore.index import collection_for
+        consider (default all). ``rebuild`` drops the collections first and indexes every stored document again
+        (after a change of chunking, tokenising or payload; embeddings come from the cache). Returns the number
+        of documents indexed."""
+        from vectorstore.index import MARKETS, collection_for
         from warehouse.lookup import stored_document
 
+        if rebuild:
+            for market in MARKETS:
+                if self.index.engine.has_collection(collection_for(market)):
+                    self.index.engine.drop_collection(collection_for(market))
         done = 0
         rows = self.con.execute("SELECT document_id, doc_name FROM documents ORDER BY document_id").fetchall()
         for document_id, name in rows:
@@ -100,27 +107,35 @@ class Filings:
         return self._router
 
     def search(self, query: str, company: str | None = None, year: int | None = None, section: str | None = None,
-               k: int = 20, raw: bool = False) -> dict:
+               k: int = 20, raw: bool = False, document: str | None = None) -> dict:
         """Hybrid search. Companies, years and sections named in the query become filters unless ``raw``;
-        explicit arguments are filters too. Returns {query, filters_applied, hits} (DESIGN.md section 4)."""
-        from router.search_route import filters_for, widenings
+        explicit arguments are filters too; ``document`` (doc_name or document id) searches inside one document.
+        Statements the query points at (balance sheet, a ratio's inputs) bring their pages forward.
+        Returns {query, filters_applied, hits} (DESIGN.md section 4)."""
+        from router.search_route import content_query, filters_for, statements_hint, widenings
         from vectorstore.hybrid import diversify
 
-        filters: dict = {} if raw else filters_for(self.plan(query))
+        plan = self.plan(query)
+        filters: dict = {} if raw else filters_for(plan)
+        hint = statements_hint(plan)
+        keywords = None if raw else content_query(plan)
         if not raw and filters.get("kind") == ["narrative", "transcript"]:
             del filters["kind"]  # search shows statement pages too (the page behind a number)
+        if document:
+            filters = {key: v for key, v in filters.items() if key in ("section", "kind")}
+            filters["document_id"] = [self.document_id(document)]
         if company:
             filters["company_id"] = [self.company_id(company)]
         if year:
             filters["fiscal_year"] = [int(year)]
         if section:
             filters["section"] = [section]
-        hits = self.index.search(query, filters, k=k * 3) if self.index.exists() else []
+        hits = self.index.search(query, filters, k=k * 3, statements_hint=hint, keywords=keywords) if self.index.exists() else []
         for looser in widenings(filters):
             if hits or not self.index.exists():
                 break
-            hits = self.index.search(query, looser, k=k * 3)
-        if not filters.get("company_id"):
+            hits = self.index.search(query, looser, k=k * 3, statements_hint=hint, keywords=keywords)
+        if not filters.get("company_id") and not filters.get("document_id"):
             hits = diversify(hits, per_company=3, k=k)
         hits = hits[:k]
         return {"query": query, "filters_applied": filters, "hits": [
@@ -128,6 +143,14 @@ class Filings:
              "section": h.payload.get("section"), "company_id": h.payload.get("company_id"),
              "stock_code": h.payload.get("stock_code"), "fiscal_year": h.payload.get("fiscal_year"),
              "text": h.payload["text"], "score": round(h.score, 6)} for h in hits]}
+
+    def document_id(self, document: str) -> str:
+        row = self.con.execute("SELECT document_id FROM documents WHERE document_id = ? OR doc_name = ? "
+                               "ORDER BY ingested_at DESC LIMIT 1", [document, document]).fetchone()
+        if row is None:
+            raise FilingsError(f"unknown document {document!r}: give a doc_name or document id as listed by "
+                               "`filings sql \"SELECT doc_name, document_id FROM documents\"`")
+        return row[0]
 
     def plan(self, question: str):
         """The typed QueryPlan of a question (companies, periods, metrics, intent, route)."""

@@ -81,12 +81,14 @@ def ingest(paths: Annotated[list[Path], typer.Argument(help="Files or folders, a
 
 
 @app.command()
-def index(home: HomeOpt = None) -> None:
+def index(home: HomeOpt = None,
+          rebuild: Annotated[bool, typer.Option("--rebuild", help="Drop the search index and rebuild it from every "
+                                                "stored document (embeddings come from the cache)")] = False) -> None:
     """Build search units for documents stored without them (after `ingest --no-index`)."""
     with Filings(home) as f, Progress(TextColumn("[bold]index"), TextColumn("{task.description}"),
                                       TimeElapsedColumn(), console=err, disable=not err.is_terminal) as progress:
         task = progress.add_task("", total=None)
-        n = f.index_missing(on_progress=lambda name: progress.update(task, description=name))
+        n = f.index_missing(on_progress=lambda name: progress.update(task, description=name), rebuild=rebuild)
     out.print(f"indexed {n} document(s)")
 
 
@@ -97,10 +99,11 @@ def search(query: Annotated[str, typer.Argument(help="What to look for, in Engli
            section: Annotated[str | None, typer.Option("--section", help="risk_factors, mdna, business, ...")] = None,
            k: Annotated[int, typer.Option("--k", help="Number of hits")] = 20,
            raw: Annotated[bool, typer.Option("--raw", help="Do not turn names and years in the query into filters")] = False,
+           document: Annotated[str | None, typer.Option("--doc", help="Search inside one document (doc_name or id)")] = None,
            home: HomeOpt = None, as_json: JsonOpt = False) -> None:
     """Hybrid (dense + BM25) search over sections, statements pages and transcripts, page-exact hits."""
     with Filings(home, read_only=True) as f:
-        result = f.search(query, company=company, year=year, section=section, k=k, raw=raw)
+        result = f.search(query, company=company, year=year, section=section, k=k, raw=raw, document=document)
     if as_json:
         _print_json(result)
         return

@@ -42,11 +42,16 @@ _COMPARE = re.compile(r"\b(compare|comparison|versus|vs\.?|against|relative to|h
 _GROWTH = re.compile(r"\b(how much (?:did|has|have) .{0,60}(?:increase|decrease|grow|rise|fall|decline|drop)|growth|grow|grows|growing|grew|increase[sd]?|decrease[sd]?|decline[sd]?|change[sd]?|yoy|year[- ]over[- ]year|"
                      r"rose|fell)\b|增长|增長|增速|同比|变动|下降|上升|增减|扭亏|减少|增加", re.I)
 _SECTIONS = [
-    (re.compile(r"risk factors?|\brisks?\b|风险|風險|uncertaint", re.I), "risk_factors"),
+    # "risk factors", "risks" (plural: the risks a company faces); a singular "risk" names one risk (credit risk,
+    # VaR risk) that MD&A or the notes discuss, so it is no section filter
+    (re.compile(r"risk factors?|\brisks\b|风险|風險|uncertaint", re.I), "risk_factors"),
     (re.compile(r"md&a|management'?s discussion|管理层讨论|管理層討論|经营情况讨论", re.I), "mdna"),
     (re.compile(r"chairman|主席報告|主席报告|董事长致辞", re.I), "chairman_statement"),
     (re.compile(r"legal proceedings|litigation|诉讼", re.I), "legal"),
-    (re.compile(r"earnings calls?|conference calls?|\bcalls?\b|analysts?|q&a|业绩会|電話會議|电话会", re.I), "transcript"),
+    # "analysts" alone is no call ("answer as an equity analyst would", "an analyst would ask about"); "analysts
+    # asked", "analyst questions" are
+    (re.compile(r"earnings calls?|conference calls?|\bcalls?\b|analysts?['’]?\s+(?:ask|asked|asking|questions?)|"
+                r"q&a|transcripts?|业绩会|電話會議|电话会", re.I), "transcript"),
 ]
 
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
+from mappings.statements import statements_named
 from schema.models import Passage, QueryPlan
 from vectorstore.hybrid import diversify
 from vectorstore.index import NarrativeIndex
@@ -68,15 +69,26 @@ _FILTER_WORDS = re.compile(
 
 def widenings(filters: dict) -> list[dict]:
     """Looser filters to retry with, in order, when the strict ones find nothing: the next year's report too
-    (it carries the year as comparatives), then any section of the document."""
+    (it carries the year as comparatives); the years around it (a report looks one year ahead and shows two
+    years back); any year; any report type; any section; any quarter."""
     out, current = [], dict(filters)
     if "fiscal_year" in current:
-        current = dict(current, fiscal_year=sorted({y for year in current["fiscal_year"] for y in (year, year + 1)}))
+        years = current["fiscal_year"]
+        for offsets in ((0, 1), (-1, 0, 1, 2)):
+            current = dict(current, fiscal_year=sorted({y + d for y in years for d in offsets}))
+            out.append(current)
+        current = {k: v for k, v in current.items() if k != "fiscal_year"}
         out.append(current)
-    if "section" in current:
-        current = {k: v for k, v in current.items() if k != "section"}
-        out.append(current)
+    for key in ("report_type", "section", "fiscal_period"):
+        if key in current:
+            current = {k: v for k, v in current.items() if k != key}
+            out.append(current)
     return out
+
+
+def statements_hint(plan: QueryPlan) -> list[str]:
+    """The primary statements a question points at (see ``mappings.statements.statements_named``)."""
+    return statements_named(plan.question, plan.metrics)
 
 
 def content_query(plan: QueryPlan) -> str:
@@ -91,8 +103,25 @@ def content_query(plan: QueryPlan) -> str:
     return text if len(tokenize(text)) >= 1 else plan.question
 
 
+# A report the question names ("in its 10-K", 半年报): the forms (documents.form) that are that report.
+_FORMS = [
+    (re.compile(r"\b10-?K\b|\b20-?F\b|\bannual reports?\b|(?<!半)年报|(?<!半)年度报告|(?<!半)年報", re.I), ["10-K", "20-F", "annual", "summary"]),
+    (re.compile(r"\b10-?Q\b|\bquarterly reports?\b|季报|季度报告|季報", re.I), ["10-Q", "q1", "q3"]),
+    (re.compile(r"\binterim reports?\b|半年报|半年度报告|中期报告|中期報告", re.I), ["interim", "interim_summary"]),
+    (re.compile(r"\b8-?K\b", re.I), ["8-K"]),
+    (re.compile(r"\b(?:earnings|press) releases?\b", re.I), ["earnings_release"]),
+]
+
+
+def forms_named(question: str) -> list[str]:
+    return sorted({f for pattern, forms in _FORMS if pattern.search(question) for f in forms})
+
+
 def filters_for(plan: QueryPlan) -> dict:
     filters: dict = {}
+    forms = forms_named(plan.question)
+    if forms:
+        filters["report_type"] = forms
     if plan.companies:
         filters["company_id"] = [c.company_id for c in plan.companies]
     years = sorted({p.fiscal_year for p in plan.periods if p.fiscal_year})

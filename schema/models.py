@@ -155,6 +155,7 @@ class SearchUnit(_Model):
     window_id: str  # the context window this unit sits in
     section: str | None = None
     kind: Literal["narrative", "table", "transcript"] = "narrative"
+    statement: str | None = None  # income / balance / cashflow / equity for a primary statement's page
     company_id: str | None = None
     stock_code: str | None = None
     market: Market | None = None

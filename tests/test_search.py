@@ -11,6 +11,7 @@ import pytest
 
 from conftest import require_corpus
 from filings import Filings
+from schema.errors import FilingsError
 
 DOCS = [
     ("us", "ixbrl", "aapl-10k-fy2024"),
@@ -90,6 +91,27 @@ def test_narrative_answer_quotes_exact_text_with_citations(f):
     assert any("supplier" in p.text.lower() or "supply" in p.text.lower() for p in a.passages)
 
 
+@pytest.mark.parametrize("question,title", [
+    ("Does Apple have a healthy quick ratio for fiscal 2024?", "CONSOLIDATED BALANCE SHEETS"),
+    ("Using the cash flow statement, how much did Apple spend on property in fiscal 2024?",
+     "CONSOLIDATED STATEMENTS OF CASH FLOWS"),
+    ("What was Apple's fiscal 2024 operating margin?", "CONSOLIDATED STATEMENTS OF OPERATIONS"),
+])
+def test_a_question_about_a_statement_finds_its_page(f, question, title):
+    # the question shares few words with the page; the statement it needs brings the page forward
+    hits = f.search(question, k=5)["hits"]
+    assert hits and hits[0]["company_id"] == "apple"
+    heading = [line.strip() for line in _page(f, hits[0]["document_id"], hits[0]["page"]).split("\n")[:4]]
+    assert title in heading, heading
+
+
+def test_search_inside_one_document(f):
+    hits = f.search("pricing and inflation", document="WMT_2025_Q2", k=5)["hits"]
+    assert hits and {h["doc_name"] for h in hits} == {"WMT_2025_Q2"}
+    with pytest.raises(FilingsError, match="unknown document"):
+        f.search("pricing", document="NO_SUCH_DOC")
+
+
 def test_company_without_documents_is_no_data(f):
     a = f.ask("What did Tesla say about tariffs?")  # Tesla is in the master, but nothing of it is indexed here
     assert a.status == "no_data" and a.reason
@@ -101,6 +123,10 @@ def test_reindex_never_re_embeds(home, f):
         before = fx.index.cache.count()
         assert fx.index_missing() == 0  # every document already has its units
         fx.ingest(*[require_corpus(*d) for d in DOCS])
+        assert fx.index.cache.count() == before
+        units = sum(fx.index.engine.count(name) for _m, name in fx.index.collections())
+        assert fx.index_missing(rebuild=True) == len(DOCS)  # after a change of chunking or tokens
+        assert sum(fx.index.engine.count(name) for _m, name in fx.index.collections()) == units
         assert fx.index.cache.count() == before
 
 

@@ -24,7 +24,10 @@
   ``windows[window_id]`` is the text of those units' pages from the first unit's start to the last
   unit's end on each page, pages joined by a blank line.
 * ``kind`` is ``"transcript"`` for ``info.form == "transcript"``; ``"table"`` for pages in
-  ``table_pages`` or pages where most lines are mostly numbers (statements); otherwise ``"narrative"``.
+  ``table_pages`` / ``page_statements`` or pages where most lines are mostly numbers (statements); otherwise
+  ``"narrative"``. A table page's ``statement`` (income / balance / cashflow / equity) is the one its facts
+  come from (``page_statements``), else the statement title heading the page
+  (``mappings.statements.title_statement``), else ``None``.
 * Transcripts (``form == "transcript"``): pages are speaker turns, so a unit never spans two turns and
   short turns give short units; no header / footer detection there.
 * ``section`` is the :class:`SectionSpan` covering the unit's start (the innermost / latest-starting one
@@ -40,6 +43,7 @@ import math
 import re
 
 from schema.models import DocumentInfo, Page, SearchUnit, SectionSpan
+from mappings.statements import title_statement
 from schema.page_text import HEADER_EDGE, repeated_lines
 
 UNIT_TARGET = 220.0  # word equivalents per search unit
@@ -269,6 +273,7 @@ def chunk(
     sections: list[SectionSpan],
     doc_name: str,
     table_pages: set[int] | None = None,
+    page_statements: dict[int, str] | None = None,
 ) -> tuple[list[SearchUnit], dict[str, str]]:
     """Search units (~220 words, never crossing a page) and context windows (~650 words) of a document.
 
@@ -277,7 +282,8 @@ def chunk(
     # a transcript's "pages" are speaker turns: no running headers, and "Thank you." is content
     repeated = set() if transcript else repeated_lines(pages)
     section_of = _section_index(sections or [])
-    table_pages = table_pages or set()
+    table_pages = set(table_pages or ()) | set(page_statements or {})
+    page_statements = page_statements or {}
     base = dict(
         document_id=info.document_id,
         doc_name=doc_name,
@@ -291,7 +297,7 @@ def chunk(
     )
     text_of = {p.page: p.text for p in pages}
 
-    raw: list[tuple[int, int, int, float, str, str | None]] = []  # page, start, end, words, kind, section
+    raw: list[tuple[int, int, int, float, str, str | None, str | None]] = []  # page, start, end, words, kind, section, statement
     for p in pages:
         text = p.text
         if not text or not text.strip():
@@ -305,13 +311,14 @@ def chunk(
             kind = "table"
         else:
             kind = "narrative"
+        statement = (page_statements.get(p.page) or title_statement(text)) if kind == "table" else None
         for s, e, w in cut_page(text, a, b):
-            raw.append((p.page, s, e, w, kind, section_of(p.page, s)))
+            raw.append((p.page, s, e, w, kind, section_of(p.page, s), statement))
 
     # context windows: consecutive units of one section and kind, closed near WINDOW_TARGET words
     groups: list[list[int]] = []
     acc = 0.0
-    for k, (_page, _s, _e, w, kind, section) in enumerate(raw):
+    for k, (_page, _s, _e, w, kind, section, _statement) in enumerate(raw):
         if groups:
             prev = raw[groups[-1][-1]]
             same = prev[4] == kind and prev[5] == section
@@ -338,7 +345,7 @@ def chunk(
             parts.append(text_of[page][s:e])
         windows[wid] = "\n\n".join(parts)
         for k in g:
-            page, s, e, _w, kind, section = raw[k]
+            page, s, e, _w, kind, section, statement = raw[k]
             units.append(
                 SearchUnit(
                     unit_id=unit_id(info.document_id, page, s, e),
@@ -349,6 +356,7 @@ def chunk(
                     window_id=wid,
                     section=section,
                     kind=kind,
+                    statement=statement,
                     **base,
                 )
             )

@@ -37,7 +37,8 @@ DENSE = "dense"
 SPARSE = "bm25"
 RRF_K = 60
 
-KEYWORD_FIELDS = ("company_id", "stock_code", "section", "report_type", "market", "kind", "document_id", "fiscal_period")
+KEYWORD_FIELDS = ("company_id", "stock_code", "section", "report_type", "market", "kind", "document_id", "fiscal_period",
+                  "statement")
 INTEGER_FIELDS = ("fiscal_year",)
 FILTER_FIELDS = KEYWORD_FIELDS + INTEGER_FIELDS
 
