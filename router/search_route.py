@@ -67,18 +67,20 @@ _FILTER_WORDS = re.compile(
     r"是否|评价|提到|提及|说明|面临|主要|的|了|吗", re.I)
 
 
-def widenings(filters: dict) -> list[dict]:
+def widenings(filters: dict, any_year: bool = True) -> list[dict]:
     """Looser filters to retry with, in order, when the strict ones find nothing: the next year's report too
-    (it carries the year as comparatives); the years around it (a report looks one year ahead and shows two
-    years back); any year; any report type; any section; any quarter."""
+    (it carries the year as comparatives); with ``any_year`` (search, not answers: an answer about a year
+    must come from that year's reports) the years around it (a report looks one year ahead and shows two
+    years back), then any year; then any report type; any section; any quarter."""
     out, current = [], dict(filters)
     if "fiscal_year" in current:
         years = current["fiscal_year"]
-        for offsets in ((0, 1), (-1, 0, 1, 2)):
+        for offsets in ((0, 1), (-1, 0, 1, 2)) if any_year else ((0, 1),):
             current = dict(current, fiscal_year=sorted({y + d for y in years for d in offsets}))
             out.append(current)
-        current = {k: v for k, v in current.items() if k != "fiscal_year"}
-        out.append(current)
+        if any_year:
+            current = {k: v for k, v in current.items() if k != "fiscal_year"}
+            out.append(current)
     for key in ("report_type", "section", "fiscal_period"):
         if key in current:
             current = {k: v for k, v in current.items() if k != key}
@@ -155,7 +157,7 @@ def make_searcher(index: NarrativeIndex, k: int = 8, per_company: int = 3,
         hits = []
         for f in groups:  # per company, so one company's passages never crowd out another's
             found = index.search(query, f, k=n * 4)
-            for looser in widenings(f):
+            for looser in widenings(f, any_year=False):
                 if found:
                     break
                 found = index.search(query, looser, k=n * 4)

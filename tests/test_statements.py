@@ -98,3 +98,6 @@ def test_widenings_try_neighbouring_years_then_any():
     assert [s.get("fiscal_year") for s in steps] == [[2023, 2024], [2022, 2023, 2024, 2025], None, None, None]
     assert "report_type" not in steps[3] and "section" in steps[3]
     assert steps[-1] == {"company_id": ["boeing"]}
+    # an answer about a year comes from that year's report or the next one's comparatives, never any year
+    steps = widenings({"company_id": ["apple"], "fiscal_year": [2026]}, any_year=False)
+    assert steps == [{"company_id": ["apple"], "fiscal_year": [2026, 2027]}]
