@@ -36,7 +36,7 @@ class Metric:
     concepts: tuple[str, ...] = field(default_factory=tuple)  # prefixed qnames in priority order
 
 
-def _load_yaml(name: str) -> dict:
+def load_yaml(name: str) -> dict:
     path = HERE / name
     if not path.exists():
         return {}
@@ -52,7 +52,7 @@ def _load_yaml(name: str) -> dict:
 @lru_cache(maxsize=1)
 def metrics() -> dict[str, Metric]:
     out = {}
-    for mid, spec in _load_yaml("metrics.yaml").items():
+    for mid, spec in load_yaml("metrics.yaml").items():
         concepts = [f"us-gaap:{c}" for c in spec.get("us_gaap") or []]
         concepts += [f"ifrs-full:{c}" for c in spec.get("ifrs_full") or []]
         concepts += [f"dei:{c}" for c in spec.get("dei") or []]
@@ -112,7 +112,7 @@ def label_index(market: str) -> dict[tuple[str, str], tuple[str, int]]:
     if not file:
         return index
     known = metrics()
-    for statement, entries in _load_yaml(file).items():
+    for statement, entries in load_yaml(file).items():
         for mid, labels in (entries or {}).items():
             if mid not in known:
                 raise ConfigError(f"{HERE / file}: unknown metric id {mid!r} under {statement}")
@@ -129,4 +129,4 @@ def metric_for_label(market: str, statement: str | None, label: str | None) -> t
 
 @lru_cache(maxsize=1)
 def ratios() -> dict[str, dict]:
-    return _load_yaml("ratios.yaml")
+    return load_yaml("ratios.yaml")

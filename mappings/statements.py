@@ -8,7 +8,7 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
-from mappings.metrics import _load_yaml, ratios
+from mappings.metrics import load_yaml, ratios
 
 TITLE_LINES = 12  # a statement's title sits among the first lines of its page
 TITLE_EXTRA_WORDS = 8  # words a title line may carry besides the title ("Consolidated", company, "(continued)")
@@ -26,7 +26,7 @@ class Statement:
 @lru_cache(maxsize=1)
 def statements() -> dict[str, Statement]:
     out = {}
-    for sid, spec in _load_yaml("statements.yaml").items():
+    for sid, spec in load_yaml("statements.yaml").items():
         out[sid] = Statement(
             id=sid,
             titles=tuple(re.compile(p, re.I) for p in spec.get("titles") or []),
@@ -42,7 +42,7 @@ def metric_statements() -> dict[str, frozenset[str]]:
     """Canonical metric id or ratio id -> the statements its figures are printed in."""
     out: dict[str, set[str]] = {}
     for file in ("labels_cn.yaml", "labels_hk.yaml"):
-        for statement, entries in _load_yaml(file).items():
+        for statement, entries in load_yaml(file).items():
             if statement in statements():
                 for mid in entries or {}:
                     out.setdefault(mid, set()).add(statement)
