@@ -7,7 +7,10 @@ vectors: random normalised 384-dim float32 (latency does not depend on semantics
 dict with the text.
 
 Per size: upsert time, optimize time, p50 / p95 latency of 200 hybrid queries (dense + BM25 prefetch 100,
-RRF, k=10) with company / year filters before and after optimize, dense-only and sparse-only p50, reload time.
+RRF, k=10) with company / year filters before and after optimize; the search path of ``filings search``
+(four ranked lists of 100 - dense, BM25, BM25 over table pages, BM25 over one statement's pages - fused by
+weighted RRF in Python); dense-only and sparse-only p50, reload time. Table pages and statement titles are
+found by the chunker's own rules.
 
     python bench/search_latency.py [--sizes 10000,50000,160000] [--queries 200] [--pages-cache PATH.pkl]
 """
@@ -33,7 +36,11 @@ from bench.common import corpus_root, print_table  # noqa: E402
 
 import numpy as np  # noqa: E402
 
+from mappings.statements import title_statement  # noqa: E402
+from vectorstore.chunking import is_table_page  # noqa: E402
 from vectorstore.engines import EdgeEngine, Point  # noqa: E402
+from vectorstore.hybrid import weighted_rrf  # noqa: E402
+from vectorstore.index import FUSION_WEIGHTS  # noqa: E402
 from vectorstore.sparse import encode_document, encode_query  # noqa: E402
 
 DIM = 384
@@ -79,6 +86,8 @@ def real_units(pages: dict[str, list[tuple[int, str]]]) -> list[dict]:
             else:
                 words = [(m.start(), m.end()) for m in re.finditer(r"\S+", text)]
                 spans = [(words[i][0], words[min(i + 220, len(words)) - 1][1]) for i in range(0, len(words), 220)]
+            kind = "table" if is_table_page(text) else "narrative"
+            statement = title_statement(text) if kind == "table" else None
             for a, b in spans:
                 if b - a < 40:
                     continue
@@ -91,7 +100,8 @@ def real_units(pages: dict[str, list[tuple[int, str]]]) -> list[dict]:
                         "char_end": b,
                         "text": text[a:b],
                         "section": SECTIONS[page % len(SECTIONS)],
-                        "kind": "narrative",
+                        "kind": kind,
+                        "statement": statement,
                         "company_id": company,
                         "market": "A" if zh else "US",
                         "fiscal_year": year,
@@ -117,7 +127,8 @@ def generated_units(real: list[dict], n: int, rng: random.Random) -> list[dict]:
                 "char_end": len(text),
                 "text": text,
                 "section": rng.choice(SECTIONS),
-                "kind": rng.choice(["narrative", "narrative", "transcript"]),
+                "kind": a["kind"] if a["kind"] == "table" else rng.choice(["narrative", "narrative", "transcript"]),
+                "statement": a.get("statement"),
                 "company_id": company,
                 "market": a["market"],
                 "fiscal_year": rng.randrange(2015, 2026),
@@ -218,6 +229,16 @@ def main() -> None:
             run(hybrid)  # warm caches once
             lat = run(hybrid)
             lat_nf = run(lambda qv, sq, flt: eng.query("filings", qv, sq, None, k=10, prefetch_k=100))
+
+            def search_path(qv, sq, flt):
+                # what NarrativeIndex.search issues for a question that points at a statement: dense over prose,
+                # BM25 over all units, BM25 over table pages, BM25 over the statement's pages; weighted RRF
+                lists = [eng.query_dense("filings", qv, flt, k=100), eng.query_sparse("filings", sq, flt, k=100),
+                         eng.query_sparse("filings", sq, dict(flt, kind="table"), k=100),
+                         eng.query_sparse("filings", sq, dict(flt, kind="table", statement="balance"), k=100)]
+                return weighted_rrf(lists, list(FUSION_WEIGHTS.values()))[:20]
+
+            lat_path = run(search_path)
             lat_d = run(lambda qv, sq, flt: eng.query_dense("filings", qv, flt, k=10))
             lat_s = run(lambda qv, sq, flt: eng.query_sparse("filings", sq, flt, k=10))
             eng.close()
@@ -238,6 +259,8 @@ def main() -> None:
                 "hybrid_unoptimised_p95_ms": round(pct(pre, 95), 2),
                 "hybrid_p50_ms": round(pct(lat, 50), 2),
                 "hybrid_p95_ms": round(pct(lat, 95), 2),
+                "search_path_p50_ms": round(pct(lat_path, 50), 2),
+                "search_path_p95_ms": round(pct(lat_path, 95), 2),
                 "hybrid_nofilter_p50_ms": round(pct(lat_nf, 50), 2),
                 "hybrid_nofilter_p95_ms": round(pct(lat_nf, 95), 2),
                 "dense_p50_ms": round(pct(lat_d, 50), 2),
