@@ -285,7 +285,7 @@ class EdgeEngine:
 
     @staticmethod
     def _hits(points) -> list[Hit]:
-        return [Hit(str(p.id), float(p.score), dict(p.payload or {})) for p in points]
+        return ranked([Hit(str(p.id), float(p.score), dict(p.payload or {})) for p in points])
 
     def _prefetches(self, dense, sparse, flt, prefetch_k: int) -> list[Any]:
         import qdrant_edge as q
@@ -324,6 +324,13 @@ class EdgeEngine:
         sv = q.SparseVector([int(i) for i in sparse[0]], [float(v) for v in sparse[1]])
         req = q.QueryRequest(limit=k, query=q.Query.Nearest(sv, using=SPARSE), filter=self._filter(filter), with_payload=True)
         return self._hits(self._shard(name).query(req))
+
+
+def ranked(hits: list[Hit]) -> list[Hit]:
+    """Best first, equal scores by unit id: the engine returns ties (two speaker turns of the same words, a
+    repeated boilerplate line) in its internal order, which differs between two builds of the same units, and
+    a tie's order moves every later rank in the fusion."""
+    return sorted(hits, key=lambda h: (-h.score, h.id))
 
 
 def _has_segments(folder: Path) -> bool:
@@ -450,7 +457,7 @@ class ClientEngine:
 
     @staticmethod
     def _hits(res) -> list[Hit]:
-        return [Hit(str(p.id), float(p.score), dict(p.payload or {})) for p in res.points]
+        return ranked([Hit(str(p.id), float(p.score), dict(p.payload or {})) for p in res.points])
 
     def query(self, name, dense, sparse, filter=None, k=10, prefetch_k=100) -> list[Hit]:
         from qdrant_client import models as m
