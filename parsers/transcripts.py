@@ -468,19 +468,15 @@ _RETAIL = re.compile(r"(?:\b(?:[Tt]he|[Oo]ur) |(?<=[.?!] )|^)(?:[Ff]irst|[Nn]ext
 
 def _sentences(text: str, start: int, end: int) -> list[tuple[int, int]]:
     """Sentence spans of text[start:end] (start/end at non-space characters)."""
-    out, s = [], start
+    cuts = []
     for m in re.finditer(r"[.?!](?=\s+[\"'“A-Z0-9])", text[start:end]):
         pos = start + m.end()
-        prev = re.search(r"([\w.]+)[.?!]$", text[s:pos])
+        prev = re.search(r"([\w.]+)[.?!]$", text[cuts[-1] if cuts else start:pos])
         word = prev.group(1).lower() if prev else ""
         if m.group(0) == "." and (word in _ABBREV or re.fullmatch(r"[a-z]", word) or re.fullmatch(r"(?:[a-z]\.)+[a-z]", word)):
             continue
-        out.append((s, pos))
-        s = pos
-        while s < end and text[s] == " ":
-            s += 1
-    if s < end:
-        out.append((s, end))
+        cuts.append(pos)
+    out = _between(text, start, end, cuts)
     # hard-split run-on "sentences" (speech-to-text without punctuation) at 300 words
     final = []
     for a, b in out:
@@ -510,16 +506,20 @@ def _chunks(text: str, start: int, end: int) -> list[tuple[int, int]]:
         if k < n and acc >= k * target:
             ends.append(b)
             k += 1
-    # boundaries are the recorded ends; rebuild contiguous pieces from them
-    out, s = [], sents[0][0]
-    for b in ends:
-        out.append((s, b))
-        s = b
+    return [(a, b) for a, b in _between(text, sents[0][0], end, ends) if text[a:b].strip()]
+
+
+def _between(text: str, start: int, end: int, cuts: list[int]) -> list[tuple[int, int]]:
+    """Contiguous spans of text[start:end] cut at ``cuts``; each span after a cut starts past its spaces."""
+    out, s = [], start
+    for pos in cuts:
+        out.append((s, pos))
+        s = pos
         while s < end and text[s] == " ":
             s += 1
     if s < end:
         out.append((s, end))
-    return [(a, b) for a, b in out if text[a:b].strip()]
+    return out
 
 
 def _parse_text(path: Path, raw: str, info: DocumentInfo, warnings: list[str]):

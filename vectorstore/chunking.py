@@ -42,8 +42,8 @@ import hashlib
 import math
 import re
 
-from schema.models import DocumentInfo, Page, SearchUnit, SectionSpan
 from mappings.statements import title_statement
+from schema.models import DocumentInfo, Page, SearchUnit, SectionSpan
 from schema.page_text import HEADER_EDGE, repeated_lines
 
 UNIT_TARGET = 220.0  # word equivalents per search unit

@@ -147,7 +147,20 @@ def _has_sparse(sparse: Sparse | None) -> bool:
 # --------------------------------------------------------------------------------------------------------
 
 
-class EdgeEngine:
+class _Closing:
+    """``with engine:`` closes it (flushing what it holds) on the way out."""
+
+    def close(self) -> None:
+        raise NotImplementedError
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+
+class EdgeEngine(_Closing):
     """Embedded Qdrant (qdrant-edge-py): one shard folder per collection under ``path``."""
 
     def __init__(self, path: str | Path, *, auto_optimize_points: int = 0, rrf_k: int = RRF_K, batch: int = 1024):
@@ -261,12 +274,6 @@ class EdgeEngine:
                 shard.close()
         self._shards.clear()
 
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *exc):
-        self.close()
-
     # -- reads
     @staticmethod
     def _filter(filt: Mapping[str, Any] | None):
@@ -342,7 +349,7 @@ def _has_segments(folder: Path) -> bool:
 # --------------------------------------------------------------------------------------------------------
 
 
-class ClientEngine:
+class ClientEngine(_Closing):
     """qdrant-client: ``url`` for a server or cluster; otherwise local mode (``path`` or ``location``).
 
     Local mode is a test stand-in for the server API only (it ignores payload indexes and is slow past a
@@ -435,12 +442,6 @@ class ClientEngine:
 
     def close(self) -> None:
         self.client.close()
-
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *exc):
-        self.close()
 
     @staticmethod
     def _filter(filt: Mapping[str, Any] | None):
