@@ -4,9 +4,14 @@ the transcripts and the CN / HK reports in one warehouse), with the question tex
     .venv/bin/python bench/financebench_retrieval.py [--home DIR] [--skip-ingest] [--fb-only]
 
 Prints the ingest time of the FinanceBench set including embeddings, then Recall@1/5/10/20 and MRR of
-evidence pages (``evidence_page_num`` is 0-indexed in the dataset; our pages are 1-based), overall and
-by question type, for: the shared store with the filters the query names (what `filings search` does),
-the shared store without filters (--raw), and inside the right document.
+evidence pages (``evidence_page_num`` is 0-indexed in the dataset; our pages are 1-based), overall, by question
+type and by half of the tuning protocol, for: the shared store with the filters the query names (what
+`filings search` does), the shared store without filters (--raw), and inside the right document.
+
+Tuning protocol: the dev questions are split by company (:func:`split`, fixed): companies in order of their
+question count (most first, then by name) go to whichever half has fewer questions so far, the tuning half on a
+tie. Weights and vocabulary are tuned on the tuning half only; every kept change reports both halves, and the
+checking half is the figure that counts.
 """
 
 from __future__ import annotations
@@ -41,6 +46,20 @@ def _score(ranked: list[tuple[str, int]], evidence: set[tuple[str, int]]) -> dic
     return out
 
 
+def split(questions: list[dict]) -> dict[str, str]:
+    """Company -> "tuning" | "checking": the fixed split of the tuning protocol (see the module docstring)."""
+    counts: dict[str, int] = defaultdict(int)
+    for q in questions:
+        counts[q["company"]] += 1
+    halves = {"tuning": 0, "checking": 0}
+    out = {}
+    for company in sorted(counts, key=lambda c: (-counts[c], c)):
+        half = "tuning" if halves["tuning"] <= halves["checking"] else "checking"
+        out[company] = half
+        halves[half] += counts[company]
+    return out
+
+
 def main() -> None:
     logging.disable(logging.WARNING)
     ap = argparse.ArgumentParser()
@@ -63,6 +82,9 @@ def main() -> None:
         missing = sorted({q["doc_name"] for q in questions} - set(doc_ids))
         if missing:
             print(f"documents of dev questions not in the store: {missing}")
+        halves = split(questions)
+        print("tuning half:", ", ".join(sorted(c for c, h in halves.items() if h == "tuning")))
+        print("checking half:", ", ".join(sorted(c for c, h in halves.items() if h == "checking")))
         modes = {"shared, query filters": {}, "shared, raw": {"raw": True}, "inside the right document": {}}
         results: dict[str, list[tuple[str, dict]]] = defaultdict(list)
         latencies = []
@@ -76,14 +98,16 @@ def main() -> None:
                 ranked = [(h["doc_name"], h["page"]) for h in res["hits"]]
                 if mode == "shared, query filters":
                     latencies.append(time.perf_counter() - t0)
-                results[mode].append((q.get("question_type", "?"), _score(ranked, evidence)))
+                results[mode].append((q.get("question_type", "?"), halves[q["company"]], _score(ranked, evidence)))
     for mode, rows in results.items():
         table = []
         by_type: dict[str, list[dict]] = defaultdict(list)
-        for qtype, s in rows:
+        for qtype, half, s in rows:
             by_type[qtype].append(s)
             by_type["ALL"].append(s)
-        for qtype, ss in sorted(by_type.items(), key=lambda kv: kv[0] != "ALL"):
+            by_type[f"{half.upper()} half"].append(s)
+        order = ["ALL", "TUNING half", "CHECKING half"]
+        for qtype, ss in sorted(by_type.items(), key=lambda kv: (order.index(kv[0]) if kv[0] in order else 9, kv[0])):
             table.append([qtype, len(ss)] + [f"{sum(s[m] for s in ss) / len(ss):.3f}" for m in [*(f'R@{k}' for k in KS), 'MRR']])
         print_table(["question type", "n", "R@1", "R@5", "R@10", "R@20", "MRR"], table,
                     title=f"FinanceBench dev evidence-page retrieval: {mode}")

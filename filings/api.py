@@ -28,6 +28,7 @@ class Filings:
         self._con = None
         self._router = None
         self._index = None
+        self._searcher = None
 
     # connections -------------------------------------------------------------------------------
     @property
@@ -44,6 +45,7 @@ class Filings:
             self._con.close()
             self._con = None
             self._router = None
+            self._searcher = None
 
     def __enter__(self) -> Filings:
         return self
@@ -102,55 +104,31 @@ class Filings:
             from router.answer import Router
             from router.search_route import make_searcher
 
-            searcher = make_searcher(self.index) if self.index.exists() else None
+            searcher = make_searcher(self.searcher) if self.searcher.available else None
             self._router = Router(self.con, searcher=searcher, home=self.home)
         return self._router
 
+    @property
+    def searcher(self):
+        """The one search pipeline (router.search.SearchPipeline) over this warehouse's index."""
+        if self._searcher is None:
+            from router.plan import Planner
+            from router.search import SearchPipeline
+
+            planner = self._router.planner if self._router is not None else Planner(self.con)
+            self._searcher = SearchPipeline(self.con, self.index, planner)
+        return self._searcher
+
     def search(self, query: str, company: str | None = None, year: int | None = None, section: str | None = None,
                k: int = 20, raw: bool = False, document: str | None = None) -> dict:
-        """Hybrid search. Companies, years and sections named in the query become filters unless ``raw``;
-        explicit arguments are filters too; ``document`` (doc_name or document id) searches inside one document.
-        Statements the query points at (balance sheet, a ratio's inputs) bring their pages forward.
-        Returns {query, filters_applied, hits} (DESIGN.md section 4)."""
-        from router.search_route import content_query, filters_for, statements_hint, widenings
-        from vectorstore.hybrid import diversify
-
-        plan = self.plan(query)
-        filters: dict = {} if raw else filters_for(plan)
-        hint = statements_hint(plan)
-        keywords = None if raw else content_query(plan)
-        if not raw and filters.get("kind") == ["narrative", "transcript"]:
-            del filters["kind"]  # search shows statement pages too (the page behind a number)
-        if document:
-            filters = {key: v for key, v in filters.items() if key in ("section", "kind")}
-            filters["document_id"] = [self.document_id(document)]
-        if company:
-            filters["company_id"] = [self.company_id(company)]
-        if year:
-            filters["fiscal_year"] = [int(year)]
-        if section:
-            filters["section"] = [section]
-        hits = self.index.search(query, filters, k=k * 3, statements_hint=hint, keywords=keywords) if self.index.exists() else []
-        for looser in widenings(filters):
-            if hits or not self.index.exists():
-                break
-            hits = self.index.search(query, looser, k=k * 3, statements_hint=hint, keywords=keywords)
-        if not filters.get("company_id") and not filters.get("document_id"):
-            hits = diversify(hits, per_company=3, k=k)
-        hits = hits[:k]
-        return {"query": query, "filters_applied": filters, "hits": [
-            {"document_id": h.payload["document_id"], "doc_name": h.payload["doc_name"], "page": h.payload["page"],
-             "section": h.payload.get("section"), "company_id": h.payload.get("company_id"),
-             "stock_code": h.payload.get("stock_code"), "fiscal_year": h.payload.get("fiscal_year"),
-             "text": h.payload["text"], "score": round(h.score, 6)} for h in hits]}
+        """Hybrid search (router.search: filters from the query unless ``raw``, explicit filters, widening,
+        statement pages, fusion, diversification); ``document`` (doc_name or id) searches inside one document.
+        Returns {query, filters_applied, hits} (DESIGN.md section 4); filters_applied is what found the hits."""
+        return self.searcher.search(query, company=company, year=year, section=section, k=k, raw=raw,
+                                    document=document).as_json()
 
     def document_id(self, document: str) -> str:
-        row = self.con.execute("SELECT document_id FROM documents WHERE document_id = ? OR doc_name = ? "
-                               "ORDER BY ingested_at DESC LIMIT 1", [document, document]).fetchone()
-        if row is None:
-            raise FilingsError(f"unknown document {document!r}: give a doc_name or document id as listed by "
-                               "`filings sql \"SELECT doc_name, document_id FROM documents\"`")
-        return row[0]
+        return self.searcher.document_id(document)
 
     def plan(self, question: str):
         """The typed QueryPlan of a question (companies, periods, metrics, intent, route)."""
@@ -171,11 +149,7 @@ class Filings:
         return pd.DataFrame(lookup.company_rows(self.con, market))
 
     def company_id(self, company: str) -> str:
-        company_id = lookup.resolve_company(self.con, company)
-        if company_id is None:
-            raise FilingsError(f"unknown company {company!r}: try a ticker (AAPL), a code (600080, 0700.HK) or "
-                               "a name listed by `filings companies`")
-        return company_id
+        return lookup.require_company(self.con, company)
 
     def metrics(self, company: str, years: tuple[int, int] | int | None = None,
                 metrics: list[str] | str | None = None, periods: list[str] | str | None = None) -> pd.DataFrame:

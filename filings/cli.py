@@ -131,12 +131,14 @@ def companies(market: Annotated[str | None, typer.Option("--market", help="A, HK
     if as_json:
         _print_json(rows)
         return
-    table = Table(title="companies")
+    table = Table(title="companies (names as the master and the filings print them)")
     for col in ("company_id", "name", "listings", "documents", "metrics"):
-        table.add_column(col, justify="right" if col in {"documents", "metrics"} else "left")
+        table.add_column(col, justify="right" if col in {"documents", "metrics"} else "left", overflow="fold")
     for r in rows:
-        table.add_row(r["company_id"], r["name_en"] or r["name_zh"] or "", r["listings"] or "", str(r["documents"]),
-                      str(r["metrics"]))
+        name = r["name_en"] or r["name_zh"] or ""
+        if r.get("printed_names"):
+            name += f"\n[dim]printed: {r['printed_names']}[/dim]"
+        table.add_row(r["company_id"], name, r["listings"] or "", str(r["documents"]), str(r["metrics"]))
     out.print(table)
 
 

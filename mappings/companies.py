@@ -13,18 +13,11 @@ from pathlib import Path
 
 import yaml
 
+from mappings.vocabulary import generic_company_words
 from schema.errors import ConfigError
 from schema.models import Company, Security
 
 HERE = Path(__file__).resolve().parent
-
-# Words that occur in many legal names and never identify a company on their own.
-GENERIC_WORDS = frozenset(
-    """company companies corp corporation inc incorporated co ltd limited group holdings holding plc the of
-    and technology technologies electric bank international global industries china hong kong development
-    resources capital investment finance financial future education 股份有限公司 有限公司 集团 公司 科技 银行""".split()
-)
-
 
 def normalise_code(code: str) -> str | None:
     """One spelling per listing: AAPL, 600080, 0700.HK. Accepts 700, 00700, 0700.HK, HK0700, 600080.SH."""
@@ -100,7 +93,7 @@ def check_master(companies: list[Company] | tuple[Company, ...], securities: lis
         ids.add(c.company_id)
         for name in names_of(c):
             key = alias_key(name)
-            if key in GENERIC_WORDS:
+            if key in generic_company_words():
                 problems.append(f"{c.company_id}: alias {name!r} is a generic word that cannot identify a company")
             if re.fullmatch(r"\d+", key):
                 problems.append(f"{c.company_id}: alias {name!r} is a bare number (use a listing code)")

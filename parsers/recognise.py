@@ -37,7 +37,8 @@ from pathlib import Path
 
 from schema.fiscal import fiscal_year_of, nominal_end
 from schema.errors import UnrecognisedDocument
-from schema.models import DocumentInfo, Page
+from parsers.issuer_names import issuer_names
+from schema.models import DocumentInfo, IssuerName, Page
 
 MONTHS = {m: i + 1 for i, m in enumerate(
     ["january", "february", "march", "april", "may", "june", "july", "august", "september", "october",
@@ -181,16 +182,16 @@ def _most_common_name(rx: re.Pattern, text: str) -> str | None:
 _ETF_NAME = re.compile(r"((?:[A-Z0-9][\w&®-]*\s){1,8}(?:ETF|Index Fund))\b")
 
 
-def _issuer_name(rx: re.Pattern, pages: list[Page], defined_as: str) -> str | None:
+def _issuer_name(rx: re.Pattern, pages: list[Page], defined_as: str, anywhere: bool = True) -> str | None:
     """The issuer's name: the one the report defines as 'the Company' / 本公司, else the one in the
-    running headers/footers, else the one on the cover pages, else the most frequent."""
+    running headers/footers, else the one on the cover pages, else (``anywhere``) the most frequent."""
     from parsers.pdf_pages import repeated_lines
 
     text = _text(pages)
     marked = re.compile(rx.pattern + defined_as)
     running = "\n".join(sorted(repeated_lines(pages))) if len(pages) >= 3 else ""
     return (_most_common_name(marked, text) or _most_common_name(rx, running)
-            or _most_common_name(rx, _text(pages, 2)) or _most_common_name(rx, text))
+            or _most_common_name(rx, _text(pages, 2)) or (_most_common_name(rx, text) if anywhere else None))
 
 
 def _period_candidates(text: str) -> Counter:
@@ -284,6 +285,13 @@ def _recognise_hk(path: Path, pages: list[Page], info: DocumentInfo) -> Document
     if info.form == "fund_fs":
         en = _most_common_name(_ETF_NAME, _text(pages, 3)) or en
         zh = None
+    # names of the issuer: only where the report marks them as its own (defined, running header, cover)
+    own = [("name_en", _issuer_name(_EN_NAME, pages, r"\s*[（(]\s*(?:the\s+)?[“\"「]+\s*(?:Company|Fund|Trust)\b", False)),
+           ("name_zh", _issuer_name(_ZH_NAME, pages, r"\s*[（(]\s*[「“]?\s*本公司", False))]
+    if info.form == "fund_fs":
+        own = [("name_en", en)]
+    info.names = [IssuerName(kind=kind, text=name, page=next((p.page for p in pages if name in p.text), None))
+                  for kind, name in own if name]
     lang = _language(text)
     info.language = lang
     zh_defined = _most_common_name(re.compile(_ZH_NAME.pattern + r"\s*[（(]\s*[「“]?\s*本公司"), text)
@@ -374,9 +382,10 @@ def recognise_pdf(path: str | Path, pages: list[Page], hints: DocumentInfo | Non
             raise
         info = DocumentInfo(file_name=Path(path).name, pages=len(pages))
     if hints is not None:
-        for name, value in hints.model_dump(exclude={"document_id", "file_name", "pages"}).items():
+        for name, value in hints.model_dump(exclude={"document_id", "file_name", "pages", "names"}).items():
             if value not in (None, [], "") and getattr(info, name) in (None, [], ""):
                 setattr(info, name, value)
+    info.names = issuer_names(info, pages, extra=info.names)
     return info
 
 

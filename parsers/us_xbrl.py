@@ -27,6 +27,7 @@ from decimal import Decimal, InvalidOperation
 from pathlib import Path
 from typing import Any
 
+from parsers.issuer_names import dei_names
 from schema.errors import ParseError
 from schema.models import DocumentInfo, Fact, ParsedDocument
 
@@ -832,6 +833,7 @@ def parse(path: str | Path) -> ParsedDocument:
         if not facts:
             raise ParseError(str(path), "no XBRL facts in the document")
         info = _document_info(path, facts, warnings)
+        info.names = dei_names(facts)  # the cover's registrant name, symbols, CIK: names of the issuer
         return ParsedDocument(info=info, facts=facts, parser=PARSER, warnings=warnings)
     except ParseError:
         raise

@@ -120,6 +120,8 @@ class Router:
         return self._checked(answer)
 
     def _base(self, plan: QueryPlan, **kw) -> Answer:
+        # the plan's notes (a non-GAAP measure not answered with the GAAP one, the reading of EBIT) are caveats
+        kw["caveats"] = list(dict.fromkeys([*plan.notes, *kw.get("caveats", [])]))
         return Answer(question=plan.question, route=plan.route, plan=self.plan_dict(plan), **kw)
 
     @staticmethod

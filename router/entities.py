@@ -1,57 +1,82 @@
-"""Companies named in a question: names and short names (English, Chinese), tickers as whole words,
-A-share codes, HK codes in every spelling, ADR tickers. One company with several listings resolves to
-the company. Words shared by many legal names ("Technology", "Bank", "Companies") never identify a
-company on their own.
+"""Companies named in a question: names and short names (English, Chinese), names and former names printed
+in the filings, tickers as whole words, A-share codes, HK codes in every spelling, CIKs. One company with
+several listings resolves to the company. Words shared by many legal names ("Technology", "Bank",
+"Companies") never identify a company on their own, and a name two companies answer to identifies neither.
 
-The lexicon is built from the warehouse (master aliases, listings, and companies met in filings)."""
+The lexicon is built from the warehouse: the master (mappings/companies.yaml), listings, companies met in
+filings and every name form the filings print about their issuer (``aliases`` with a document source).
+Matching runs on folded text (NFKC, Simplified Chinese), so 藥明康德 and 药明康德 are one name."""
 
 from __future__ import annotations
 
 import re
-import unicodedata
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import duckdb
 
-from mappings.companies import GENERIC_WORDS, alias_key, normalise_code
+from mappings.companies import alias_key, normalise_code
+from mappings.vocabulary import fold, generic_company_words
 from schema.models import CompanyRef
 
 _LEGAL = re.compile(
     r"[,.]?\s*\b(?:inc|incorporated|corp|corporation|co|company|ltd|limited|plc|holdings?|group|the|n\.?v|s\.?a|ag|llc|"
     r"international)\b\.?", re.I)
+_LEGAL_ZH = re.compile(r"(?:股份有限公司|有限责任公司|有限公司|（[^）]{1,8}）|\([^)]{1,8}\)|集团|控股)+$")
 _CJK = re.compile(r"[\u4e00-\u9fff]")
-_UNIT_AFTER = re.compile(r"^\s*(?:million|billion|thousand|m\b|bn\b|k\b|%|万|亿|元|港元|美元|股|年|月|日|个|家)", re.I)
-_HK_CONTEXT = re.compile(r"(?:\.HK\b|\bHK\b|港股|H股|港交所|stock code|股份代號|股份代号)", re.I)
+_UNIT_AFTER = re.compile(r"^\s*(?:million|billion|thousand|m\b|bn\b|k\b|%|万|亿|元|港元|美元|股|年|月|日|个|家|季)", re.I)
+_HK_CONTEXT = re.compile(r"(?:\.HK\b|\bHK\b|港股|H股|港交所|联交所|stock code|股份代号|股票代码|SEHK|HKEX)", re.I)
+# A listing code as users write it: 600080, 600080.SH, SH600080, 0700.HK, 00700, HK0700, HK:700, 700 HK, SEHK:700
+_CODE = re.compile(r"(?<![\w.])(?:(?:HKEX|SEHK|HK|SH|SZ|SS)\s?[:.]?\s?)?(\d{1,6})(?:\s?\.?(?:HK|SH|SZ|SS)|\s(?:HK|HKEX)\b)?(?![\w])",
+                   re.I)
+_EXPLICIT_CODE = re.compile(r"^(?:HKEX|SEHK|HK|SH|SZ|SS)|(?:HK|SH|SZ|SS|HKEX)$", re.I)
+# A ticker as users write it: AAPL, $AAPL, NASDAQ:AAPL, NYSE: T, AAPL US, AAPL.O (Reuters), Apple's AAPL
+_TICKER = re.compile(r"(?<![A-Za-z0-9&$.])(\$|(?:NASDAQ|NYSE|AMEX|NYSEAMERICAN)\s?:\s?)?([A-Z][A-Z.\-]{0,5}?)"
+                     r"(?:\.(?:O|N|OQ|K))?(?:['’]s)?(?![A-Za-z0-9&])")
+_CIK = re.compile(r"\bCIK\s*(?:#|no\.?|number)?\s*[:：]?\s*(\d{1,10})\b", re.I)
+ABBREVIATION_MAX = 6  # an all-capitals printed abbreviation (GINWA, PAB) this short is matched like a ticker
 
 
 @dataclass(frozen=True)
 class Entry:
     company_id: str
-    text: str
+    text: str  # folded, case-folded
     via: str  # name, alias, ticker, code
+    exact_case: str | None = None  # single-word names derived from a legal name match only capitalised
 
 
 @dataclass
 class Lexicon:
-    names: list[Entry]  # matched case-insensitively as whole words (CJK: as substrings)
-    tickers: dict[str, str]  # US ticker -> company_id (case-sensitive whole word)
+    names: list[Entry]  # matched case-insensitively as whole words (CJK: as substrings), longest first
+    tickers: dict[str, str]  # US ticker / short capital abbreviation -> company_id (case-sensitive whole word)
     codes: dict[str, str]  # normalised A/HK code -> company_id
+    ciks: dict[str, str] = field(default_factory=dict)  # ten-digit CIK -> company_id
+    _latin: re.Pattern | None = None
+
+    def latin_pattern(self) -> re.Pattern | None:
+        if self._latin is None:
+            latin = sorted({e.text for e in self.names if not _CJK.search(e.text)}, key=len, reverse=True)
+            if latin:
+                self._latin = re.compile(r"(?<![A-Za-z0-9&])(?:" + "|".join(re.escape(t) for t in latin)
+                                         + r")(?![A-Za-z0-9&])")
+        return self._latin
 
 
-def _fold(text: str) -> str:
-    return unicodedata.normalize("NFKC", text)
-
-
-def _short_name(name: str) -> str | None:
-    short = _LEGAL.sub(" ", name)
+def short_name(name: str) -> str | None:
+    """A legal name without its legal-form words: "Apple Inc." -> "Apple", "金花企业（集团）股份有限公司" -> "金花企业"."""
+    if _CJK.search(name):
+        short = _LEGAL_ZH.sub("", fold(name)).strip()
+        return short if short and short != fold(name) and len(short) >= 2 else None
+    short = re.sub(r"\([^)]*\)", " ", fold(name))
+    short = _LEGAL.sub(" ", short)
     short = re.sub(r"\s+", " ", short).strip(" ,.&")
     return short if short and short.lower() != name.lower() else None
 
 
 def _usable(alias: str) -> bool:
-    key = alias_key(alias)
+    key = alias_key(fold(alias))
     words = re.findall(r"[\w&'-]+", key)
-    if not words or all(w in GENERIC_WORDS for w in words):
+    generic = generic_company_words()
+    if not words or all(w in generic for w in words) or key in generic:
         return False
     if re.fullmatch(r"\d+", key):
         return False
@@ -62,42 +87,80 @@ def _usable(alias: str) -> bool:
 
 def build_lexicon(con: duckdb.DuckDBPyConnection) -> Lexicon:
     names: dict[tuple[str, str], Entry] = {}
+    tickers: dict[str, set[str]] = {}
+    codes: dict[str, set[str]] = {}
+    ciks: dict[str, str] = {}
 
-    def add(company_id: str, text: str | None, via: str) -> None:
-        if text and _usable(text):
-            names.setdefault((alias_key(text), company_id), Entry(company_id, _fold(text).strip(), via))
+    def add(company_id: str, text: str | None, via: str, derived: bool = False) -> None:
+        if not text or not _usable(text):
+            return
+        folded = alias_key(fold(text))
+        exact = None
+        if derived and not _CJK.search(folded) and len(folded.split()) == 1:
+            exact = fold(text).strip()  # "Square" from "SQUARE, INC.": not the word "square"
+        names.setdefault((folded, company_id), Entry(company_id, folded, via, exact))
 
     for alias, company_id, kind in con.execute("SELECT alias, company_id, kind FROM aliases").fetchall():
+        if kind in ("code", "ticker"):
+            code = normalise_code(alias)
+            if code and (code.endswith(".HK") or code.isdigit()):
+                codes.setdefault(code, set()).add(company_id)
+            elif code:
+                tickers.setdefault(code, set()).add(company_id)
+            continue
+        if kind == "cik":
+            ciks[alias.zfill(10)] = company_id
+            continue
+        if kind == "abbreviation" and re.fullmatch(r"[A-Z][A-Z0-9&]{1,%d}" % (ABBREVIATION_MAX - 1), alias.strip()):
+            tickers.setdefault(alias.strip(), set()).add(company_id)
+            continue
         add(company_id, alias, "alias" if kind == "alias" else "name")
-        if kind == "name_en":
-            add(company_id, _short_name(alias), "name")
-    for company_id, name_en, name_zh in con.execute(
-            "SELECT company_id, name_en, name_zh FROM companies WHERE source = 'filing'").fetchall():
+        if kind in ("name_en", "name_zh", "former_name"):
+            add(company_id, short_name(alias), "name", derived=True)
+    for company_id, name_en, name_zh, cik in con.execute(
+            "SELECT company_id, name_en, name_zh, cik FROM companies").fetchall():
         for n in (name_en, name_zh):
             add(company_id, n, "name")
-            if n and not _CJK.search(n):
-                add(company_id, _short_name(n), "name")
-    # an alias that names two companies identifies neither
+            if n:
+                add(company_id, short_name(n), "name", derived=True)
+        if cik:
+            ciks[cik.zfill(10)] = company_id
+    for code, company_id, market in con.execute("SELECT stock_code, company_id, market FROM securities").fetchall():
+        (tickers if market == "US" else codes).setdefault(code, set()).add(company_id)
+    # a name, code or ticker that names two companies identifies neither
     owners: dict[str, set[str]] = {}
-    for (key, company_id) in names:
+    for key, company_id in names:
         owners.setdefault(key, set()).add(company_id)
     entries = [e for (key, _), e in names.items() if len(owners[key]) == 1]
     entries.sort(key=lambda e: -len(e.text))
-    tickers, codes = {}, {}
-    for code, company_id, market in con.execute("SELECT stock_code, company_id, market FROM securities").fetchall():
-        if market == "US":
-            tickers[code] = company_id
-        else:
-            codes[code] = company_id
-    return Lexicon(entries, tickers, codes)
+    return Lexicon(entries, {t: next(iter(c)) for t, c in tickers.items() if len(c) == 1},
+                   {k: next(iter(c)) for k, c in codes.items() if len(c) == 1}, ciks)
 
 
 def _overlaps(span: tuple[int, int], taken: list[tuple[int, int]]) -> bool:
     return any(span[0] < b and a < span[1] for a, b in taken)
 
 
+def _code_of(m: re.Match, text: str) -> str | None:
+    """The listing code a number in a question is, if it is one (years and amounts are numbers too)."""
+    raw, digits = m.group(0), m.group(1)
+    after = text[m.end():]
+    if _UNIT_AFTER.match(after) or re.match(r"^\s*[-–~至到]\s*\d", after) or re.match(r"^[.,]\d", after):
+        return None
+    explicit = bool(_EXPLICIT_CODE.search(raw.strip()))
+    if len(digits) == 6:
+        return digits
+    if len(digits) in (4, 5) and (digits.startswith("0") or explicit):
+        return normalise_code(digits)
+    if len(digits) == 4 and not re.fullmatch(r"(19|20)\d\d", digits):
+        return normalise_code(digits)  # 1161, 2359: not a year, no unit after it
+    if len(digits) <= 3 and (explicit or _HK_CONTEXT.search(text[max(0, m.start() - 12): m.end() + 12])):
+        return normalise_code(digits)
+    return None
+
+
 def find_companies(question: str, lex: Lexicon) -> list[CompanyRef]:
-    text = _fold(question)
+    text = fold(question)
     lower = text.casefold()
     found: list[tuple[int, CompanyRef]] = []
     taken: list[tuple[int, int]] = []
@@ -106,42 +169,39 @@ def find_companies(question: str, lex: Lexicon) -> list[CompanyRef]:
         if _overlaps((start, end), taken):
             return
         taken.append((start, end))
-        found.append((start, CompanyRef(company_id=company_id, matched=text[start:end], via=via)))
+        found.append((start, CompanyRef(company_id=company_id, matched=text[start:end].strip(), via=via)))
 
-    # codes first: 600519, 600519.SH, 0700.HK, 00700, HK0700, 2359 (with care: years and amounts are numbers too)
-    for m in re.finditer(r"(?<![\w.])(?:HK\s?)?(\d{1,6})(?:\.(?:HK|SH|SZ|SS))?(?![\w])", text, re.I):
-        raw, digits = m.group(0), m.group(1)
-        if _UNIT_AFTER.match(text[m.end():]) or re.match(r"^\s*[-–~至到]\s*\d", text[m.end():]):
-            continue
-        explicit = bool(re.search(r"\.(HK|SH|SZ|SS)$|^HK", raw, re.I))
-        if len(digits) == 6:
-            code = digits
-        elif len(digits) in (4, 5) and (digits.startswith("0") or explicit):
-            code = normalise_code(digits)
-        elif len(digits) == 4 and not re.fullmatch(r"(19|20)\d\d", digits):
-            code = normalise_code(digits)  # 1161, 2359: not a year, no unit after it
-        elif len(digits) <= 3 and (explicit or _HK_CONTEXT.search(text[max(0, m.start() - 12): m.end() + 12])):
-            code = normalise_code(digits)
-        else:
-            code = None
+    for m in _CIK.finditer(text):
+        cid = lex.ciks.get(m.group(1).zfill(10))
+        if cid:
+            hit(m.start(), m.end(), cid, "cik")
+    for m in _CODE.finditer(text):
+        code = _code_of(m, text)
         if code and code in lex.codes:
             hit(m.start(), m.end(), lex.codes[code], "code")
-    # names and aliases, longest first
+    # names, longest first: CJK as substrings, Latin as whole words through one alternation
     for entry in lex.names:
-        key = entry.text.casefold()
-        if _CJK.search(key):
-            start = lower.find(key)
+        if _CJK.search(entry.text):
+            start = lower.find(entry.text)
             while start != -1:
-                hit(start, start + len(key), entry.company_id, entry.via)
-                start = lower.find(key, start + 1)
-            continue
-        for m in re.finditer(r"(?<![A-Za-z0-9&])" + re.escape(key) + r"(?![A-Za-z0-9&])", lower):
-            hit(m.start(), m.end(), entry.company_id, entry.via)
+                hit(start, start + len(entry.text), entry.company_id, entry.via)
+                start = lower.find(entry.text, start + 1)
+    pattern = lex.latin_pattern()
+    if pattern is not None:
+        by_text: dict[str, list[Entry]] = {}
+        for e in lex.names:
+            by_text.setdefault(e.text, []).append(e)
+        for m in pattern.finditer(lower):
+            for e in by_text.get(m.group(0), []):
+                original = text[m.start():m.end()]
+                if e.exact_case and original not in (e.exact_case, e.exact_case.title(), e.exact_case.upper()):
+                    continue
+                hit(m.start(), m.end(), e.company_id, e.via)
     # tickers: case-sensitive whole words (AT&T's T never matches "discussed"; DIS only as DIS)
-    for m in re.finditer(r"(?<![A-Za-z0-9&$.])\$?([A-Z][A-Z.\-]{0,5})(?:'s)?(?![A-Za-z0-9&])", text):
-        ticker = m.group(1)
-        if ticker in lex.tickers and (len(ticker) > 1 or m.group(0).endswith("'s") or m.group(0).startswith("$")):
-            hit(m.start(1), m.end(1), lex.tickers[ticker], "ticker")
+    for m in _TICKER.finditer(text):
+        ticker = m.group(2)
+        if ticker in lex.tickers and (len(ticker) > 1 or m.group(1) or m.group(0).endswith(("'s", "’s"))):
+            hit(m.start(2), m.end(2), lex.tickers[ticker], "ticker")
     found.sort(key=lambda x: x[0])
     out: list[CompanyRef] = []
     for _, ref in found:

@@ -21,7 +21,10 @@ TABLES = {
         alias VARCHAR NOT NULL,
         alias_key VARCHAR NOT NULL,
         company_id VARCHAR NOT NULL,
-        kind VARCHAR NOT NULL  -- name_en, name_zh, alias, code
+        kind VARCHAR NOT NULL,  -- name_en, name_zh, alias (master); short_name, abbreviation, former_name, code,
+                                -- ticker, cik (printed in a filing: schema.models.IssuerName)
+        document_id VARCHAR,    -- source: the filing that prints the name (NULL: mappings/companies.yaml)
+        page INTEGER            -- source page (NULL for the master and XBRL cover facts)
     """,
     "documents": """
         document_id VARCHAR PRIMARY KEY,  -- sha256 of the file bytes
@@ -151,5 +154,12 @@ TABLES = {
 }
 
 
+# Columns added to a table after warehouses were first built: applied on every read-write open.
+MIGRATIONS = [
+    "ALTER TABLE aliases ADD COLUMN IF NOT EXISTS document_id VARCHAR",
+    "ALTER TABLE aliases ADD COLUMN IF NOT EXISTS page INTEGER",
+]
+
+
 def create_statements() -> list[str]:
-    return [f"CREATE TABLE IF NOT EXISTS {name} ({cols})" for name, cols in TABLES.items()]
+    return [f"CREATE TABLE IF NOT EXISTS {name} ({cols})" for name, cols in TABLES.items()] + MIGRATIONS

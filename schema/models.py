@@ -69,6 +69,18 @@ class Fact(_Model):
     column: str | None = None  # printed column header the value sat under ("本期发生额", "2024")
 
 
+NameKind = Literal["name_zh", "name_en", "short_name", "abbreviation", "former_name", "code", "ticker", "cik"]
+
+
+class IssuerName(_Model):
+    """A name form a filing prints about its own issuer (full names, 证券简称, English name, former names,
+    listing codes, CIK), with the page it is printed on (None for an XBRL cover fact)."""
+
+    kind: NameKind
+    text: str
+    page: int | None = None
+
+
 class DocumentInfo(_Model):
     """What recognition found out about a document (content first, file name second)."""
 
@@ -91,6 +103,7 @@ class DocumentInfo(_Model):
     accounting_standard: Standard | None = None
     pages: int | None = None
     company_metrics: bool = True  # False for ETF fund statements / MD&A extracts: pages only
+    names: list[IssuerName] = Field(default_factory=list)  # name forms the document prints about its issuer
 
 
 class SectionSpan(_Model):
@@ -202,7 +215,12 @@ class PeriodRef(_Model):
     fiscal_year: int | None = None  # None with relative="latest"
     fiscal_period: FiscalPeriod | None = None  # None: any period of that year (FY preferred)
     matched: str = ""
-    relative: str | None = None  # "latest", "last_n"
+    relative: str | None = None  # "latest", "last_n", "invalid"
+    fiscal: bool = False  # the question named a fiscal year ("fiscal 2024", "FY2024", 财年), not a calendar one
+    instant: bool = False  # a point in time (a balance sheet "as of" a date or at a period end)
+    period_end: dt.date | None = None  # the date the question named ("as of September 28, 2024", "the March 2025
+    # quarter"); the planner places it in the company's fiscal calendar (router.periods.resolve)
+    span: Literal["FY", "9M", "H1", "Q"] | None = None  # what a period named by its end date lasts
 
 
 class QueryPlan(_Model):

@@ -92,8 +92,8 @@ def test_narrative_answer_quotes_exact_text_with_citations(f):
 
 
 @pytest.mark.parametrize("question,title", [
-    ("Does Apple have a healthy quick ratio for fiscal 2024?", "CONSOLIDATED BALANCE SHEETS"),
-    ("Using the cash flow statement, how much did Apple spend on property in fiscal 2024?",
+    ("What is Apple's quick ratio at the end of fiscal 2024?", "CONSOLIDATED BALANCE SHEETS"),
+    ("How much did Apple spend buying property and equipment in fiscal 2024, per its cash flow statement?",
      "CONSOLIDATED STATEMENTS OF CASH FLOWS"),
     ("What was Apple's fiscal 2024 operating margin?", "CONSOLIDATED STATEMENTS OF OPERATIONS"),
 ])
@@ -141,3 +141,22 @@ def test_search_cli_json_contract(home):
         assert set(h) == {"document_id", "doc_name", "page", "section", "company_id", "stock_code", "fiscal_year",
                           "text", "score"}
         assert h["company_id"] == "walmart"
+
+
+def test_filters_applied_are_the_filters_that_found_the_hits(f):
+    # nothing is indexed for 2099: search widens to any year and says so, never claiming 2099
+    result = f.search("pricing and inflation", company="WMT", year=2099, k=5)
+    assert result["hits"] and all(h["company_id"] == "walmart" for h in result["hits"])
+    assert result["filters_applied"] == {"company_id": ["walmart"]}
+
+
+def test_ask_and_search_share_one_pipeline(f):
+    # the search route quotes from what the one pipeline finds for the same plan (evidence: prose and calls only)
+    from router.search import EVIDENCE
+
+    plan = f.plan("What did Walmart say about pricing in the earnings call?")
+    hits, applied = f.searcher.run(plan, EVIDENCE, k=8, per_company=None)  # what the route asks for one company
+    answer = f.ask("What did Walmart say about pricing in the earnings call?")
+    assert answer.status == "answered" and applied["kind"] == ["transcript"]
+    assert {(p.source["document_id"], p.source["page"]) for p in answer.passages} <= \
+        {(h.payload["document_id"], h.payload["page"]) for h in hits}

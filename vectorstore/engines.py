@@ -25,6 +25,7 @@ last optimisation, for callers that want it.
 
 from __future__ import annotations
 
+import json
 import shutil
 import uuid
 import warnings
@@ -36,6 +37,7 @@ from typing import Any, Protocol, runtime_checkable
 DENSE = "dense"
 SPARSE = "bm25"
 RRF_K = 60
+META_FILE = "filings_meta.json"  # EdgeEngine: collection metadata beside the shard's own files
 
 KEYWORD_FIELDS = ("company_id", "stock_code", "section", "report_type", "market", "kind", "document_id", "fiscal_period",
                   "statement")
@@ -118,6 +120,10 @@ class Engine(Protocol):
     def count(self, name: str, filter: Mapping[str, Any] | None = None) -> int: ...
 
     def optimize(self, name: str) -> None: ...
+
+    def get_meta(self, name: str) -> dict[str, Any]: ...
+
+    def set_meta(self, name: str, meta: Mapping[str, Any]) -> None: ...
 
     def query(
         self,
@@ -226,6 +232,17 @@ class EdgeEngine(_Closing):
             shard.close()
         shutil.rmtree(self._dir(name), ignore_errors=True)
         self._pending.pop(name, None)
+
+    def get_meta(self, name: str) -> dict[str, Any]:
+        """Collection metadata (e.g. the embedding model), kept in a JSON file inside the shard folder."""
+        path = self._dir(name) / META_FILE
+        return json.loads(path.read_text(encoding="utf-8")) if path.exists() else {}
+
+    def set_meta(self, name: str, meta: Mapping[str, Any]) -> None:
+        path = self._dir(name) / META_FILE
+        tmp = path.with_suffix(".tmp")
+        tmp.write_text(json.dumps({**self.get_meta(name), **meta}, ensure_ascii=False), encoding="utf-8")
+        tmp.replace(path)
 
     # -- writes
     def upsert(self, name: str, points: Iterable[Point]) -> int:
@@ -405,6 +422,13 @@ class ClientEngine(_Closing):
     def drop_collection(self, name: str) -> None:
         if self.client.collection_exists(name):
             self.client.delete_collection(name)
+
+    def get_meta(self, name: str) -> dict[str, Any]:
+        """Collection metadata, stored as Qdrant collection metadata."""
+        return dict(self.client.get_collection(name).config.metadata or {})
+
+    def set_meta(self, name: str, meta: Mapping[str, Any]) -> None:
+        self.client.update_collection(name, metadata={**self.get_meta(name), **meta})
 
     def upsert(self, name: str, points: Iterable[Point]) -> int:
         from qdrant_client import models as m

@@ -1,8 +1,10 @@
 """The narrative index: documents in, hybrid (dense + BM25) search out.
 
 One Qdrant collection per market (``filings_us``, ``filings_a``, ``filings_hk``), each embedded with
-its market's model (English MiniLM for US text, multilingual e5 for A-share / HK text; see
-``vectorstore.embeddings``). Units are cut by ``vectorstore.chunking`` (never crossing a page), embedded
+its market's model (English MiniLM for US text, multilingual e5 for A-share text; see
+``vectorstore.embeddings``). The model (setting, name, dimension) is recorded in the collection when it is
+created, and queries are always embedded with the recorded model, whatever the environment says later; adding
+documents with another configured model is refused with a clear error (``filings index --rebuild`` re-embeds). Units are cut by ``vectorstore.chunking`` (never crossing a page), embedded
 once per content hash (``EmbeddingCache``), and upserted with their BM25 sparse vector and payload
 (document, page, character span, section, company, listing, fiscal year, report type, language).
 
@@ -16,30 +18,35 @@ import os
 import re
 from collections import Counter
 from collections.abc import Iterable
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from mappings.statements import statements
+from schema.errors import FilingsError
 from schema.models import ParsedDocument, SearchUnit
 from vectorstore.chunking import chunk
-from vectorstore.embeddings import EmbeddingCache, embed_cached, provider_for_market
+from vectorstore.embeddings import EmbeddingCache, EmbeddingProvider, embed_cached, model_for_market, provider_for
 from vectorstore.engines import Engine, Hit, Point, open_engine, unit_payload
 from vectorstore.hybrid import weighted_rrf
 from vectorstore.sparse import encode_document, encode_query
 
 MARKETS = ("US", "A", "HK")
-# Fusion of ranked lists per collection: dense over prose, BM25 over every unit, BM25 over statement / table
-# pages (which carry no dense vector), and one list per statement the question points at (``statements_hint``).
-# Measured on the FinanceBench dev questions inside the right document: dense alone R@20 0.30, BM25 alone
-# 0.61, dense+BM25 RRF 0.29, the first three lists 0.81; in the shared store (178 documents) adding the
-# statement lists took R@20 0.75 -> 0.82 (weight 1.0: 0.80; 1.5, 2 and 3 the same).
-FUSION_WEIGHTS = {"dense": 0.5, "bm25": 1.0, "bm25_tables": 1.0, "statement": 1.5}
-# Without statement pages in play (narrative answers), dense and BM25 weigh the same.
-PROSE_WEIGHTS = {"dense": 1.0, "bm25": 1.0}
 
 # Dense cosine a model gives a passage that actually answers a question (calibrated on the eval suite):
 # ``evidence_strength`` divides by it, so 1.0 means "as close as real evidence usually is".
 EVIDENCE_COSINE = {"minilm": 0.30, "e5": 0.80, "local": 0.30, "hashing": 0.10}
 _CJK = re.compile(r"[\u4e00-\u9fff]")
+
+
+@dataclass(frozen=True)
+class RankedList:
+    """One ranked list of a fused search: dense (the text embedded with the collection's model) or sparse (BM25
+    over the text's tokens), under the search's filters plus ``filters``, weighted in the fusion."""
+
+    kind: str  # "dense" | "sparse"
+    text: str
+    weight: float = 1.0
+    filters: dict = field(default_factory=dict)
 
 
 def collection_for(market: str | None) -> str:
@@ -98,18 +105,21 @@ class NarrativeIndex:
         return units
 
     def index_document(self, parsed: ParsedDocument, doc_name: str) -> int:
-        """Chunk, embed (cached by content) and upsert one document; returns the number of units."""
+        """Chunk, embed (cached by content) and upsert one document; returns the number of units. The units are
+        embedded with the model recorded for the market's collection (a new collection records the configured
+        one); a configured model that differs from the recorded one is an error, never a mixed collection."""
         units = self.units_of(parsed, doc_name)
         if not units:
             return 0
         market = parsed.info.market or "US"
-        provider = provider_for_market(market, self.models)
+        name = collection_for(market)
+        provider = self._writer_provider(market, name)
         # statement / table pages are found by BM25 (labels and numbers); dense vectors are for prose
         prose = [u for u in units if u.kind != "table"]
         vectors = embed_cached(provider, [u.text for u in prose], self.cache)
         dense = {u.unit_id: vectors[i].tolist() for i, u in enumerate(prose)}
-        name = collection_for(market)
         self.engine.ensure_collection(name, provider.dim)
+        self._record_model(name, market, provider)
         self.engine.delete_document(name, parsed.info.document_id)
         points = [Point(id=u.unit_id, dense=dense.get(u.unit_id), sparse=encode_document(u.text, language_of(u.text)),
                         payload=unit_payload(u)) for u in units]
@@ -122,6 +132,51 @@ class NarrativeIndex:
             if self.engine.has_collection(name):
                 self.engine.optimize(name)
 
+    # ------------------------------------------------------------------------- the collection's model
+    def model_card(self, name: str) -> dict | None:
+        """What a collection was embedded with: ``{"embedding_setting", "embedding_model", "dim"}`` (None for a
+        collection built before the model was recorded)."""
+        card = self.engine.get_meta(name) if self.engine.has_collection(name) else {}
+        return card if card and card.get("embedding_model") else None
+
+    def _writer_provider(self, market: str, name: str) -> EmbeddingProvider:
+        setting = model_for_market(market, self.models)
+        card = self.model_card(name)
+        if card and card.get("embedding_setting") != setting:
+            provider = provider_for(setting)
+            if provider.name != card["embedding_model"]:
+                raise FilingsError(
+                    f"search collection {name} is embedded with {card['embedding_model']} "
+                    f"({card['embedding_setting']}, dim {card['dim']}) but {provider.name} ({setting}) is configured "
+                    f"for market {market}: unset FILINGS_EMBED_MODEL_{market} to keep the collection's model, or run "
+                    "`filings index --rebuild` to re-embed everything with the new one")
+            return provider
+        return provider_for(setting)
+
+    def _record_model(self, name: str, market: str, provider: EmbeddingProvider) -> None:
+        if self.model_card(name) is None:
+            self.engine.set_meta(name, {"embedding_setting": model_for_market(market, self.models),
+                                        "embedding_model": provider.name, "dim": provider.dim})
+
+    def query_provider(self, market: str, name: str) -> EmbeddingProvider:
+        """The model queries of a collection are embedded with: the one its passages were embedded with (recorded
+        in the collection), whatever the environment says now. A collection without a record (built before the
+        model was recorded) uses the configured model, checked against the collection's dimension."""
+        card = self.model_card(name)
+        if card is None:
+            return provider_for(model_for_market(market, self.models))
+        try:
+            provider = provider_for(card["embedding_setting"])
+        except (ValueError, FileNotFoundError, ImportError) as exc:
+            raise FilingsError(f"search collection {name} was embedded with {card['embedding_model']} "
+                               f"({card['embedding_setting']}), which cannot be loaded here ({exc}): install it, or "
+                               "run `filings index --rebuild` to re-embed with an available model") from None
+        if provider.name != card["embedding_model"] or provider.dim != card["dim"]:
+            raise FilingsError(f"search collection {name} was embedded with {card['embedding_model']} (dim "
+                               f"{card['dim']}) but {card['embedding_setting']} now loads {provider.name} (dim "
+                               f"{provider.dim}): run `filings index --rebuild`")
+        return provider
+
     # ------------------------------------------------------------------------------- reading
     def collections(self, markets: Iterable[str] | None = None) -> list[tuple[str, str]]:
         out = []
@@ -131,49 +186,42 @@ class NarrativeIndex:
                 out.append((market, name))
         return out
 
-    def search(self, query: str, filters: dict | None = None, k: int = 20, markets: Iterable[str] | None = None,
-               prefetch_k: int = 100, statements_hint: Iterable[str] = (), keywords: str | None = None) -> list[Hit]:
-        """Hybrid search (dense + BM25, fused by RRF) across the markets' collections, best first.
+    def _query_vector(self, market: str, name: str, text: str) -> list[float]:
+        return embed_cached(self.query_provider(market, name), [text], self.cache, kind="query")[0].tolist()
 
-        ``keywords``: the text BM25 ranks by, when not the query itself: the question without the words that
-        became filters (company, period, "10-K"), which repeat on every page of the filtered documents and only
-        add noise to term matching; the dense model still reads the whole question (measured on the
-        FinanceBench dev questions in the shared store: R@20 0.82 -> 0.90, R@5 0.58 -> 0.60, R@1 0.46 -> 0.40).
-
-        ``statements_hint`` (income / balance / cashflow / equity): statements the question points at; each adds
-        a list of that statement's pages, ranked by BM25 over the query plus the words every such statement
-        prints, so the page behind a figure is found even when the question shares no word with it."""
-        hits: list[Hit] = []
-        lang = language_of(query)
-        keywords = keywords or query
-        sparse = encode_query(keywords, lang)
+    def fused(self, lists: list[RankedList], filters: dict | None = None, k: int = 20, prefetch_k: int = 100,
+              markets: Iterable[str] | None = None) -> list[Hit]:
+        """Ranked lists fused by weighted reciprocal rank in each market's collection, best first. Which lists, with
+        which texts and weights, is the caller's policy (``router.search``); this runs them."""
         filters = dict(filters or {})
-        kinds = filters.get("kind")
-        tables_allowed = kinds is None or "table" in ([kinds] if isinstance(kinds, str) else kinds)
+        hits: list[Hit] = []
         for market, name in self.collections(markets):
-            provider = provider_for_market(market, self.models)
-            dense = embed_cached(provider, [query], self.cache, kind="query")[0].tolist()
-            lists = [self.engine.query_dense(name, dense, filters, k=prefetch_k),
-                     self.engine.query_sparse(name, sparse, filters, k=prefetch_k)]
-            chosen = FUSION_WEIGHTS if tables_allowed else PROSE_WEIGHTS
-            weights = [chosen["dense"], chosen["bm25"]]
-            if tables_allowed:
-                lists.append(self.engine.query_sparse(name, sparse, dict(filters, kind="table"), k=prefetch_k))
-                weights.append(FUSION_WEIGHTS["bm25_tables"])
-                for sid in statements_hint:
-                    expanded = encode_query(" ".join([keywords, *statements()[sid].expansion]), lang)
-                    lists.append(self.engine.query_sparse(name, expanded, dict(filters, kind="table", statement=sid),
-                                                          k=prefetch_k))
-                    weights.append(FUSION_WEIGHTS["statement"])
-            hits += weighted_rrf(lists, weights)[:k]
+            ranked, weights = [], []
+            for spec in lists:
+                flt = dict(filters, **spec.filters)
+                if spec.kind == "dense":
+                    found = self.engine.query_dense(name, self._query_vector(market, name, spec.text), flt, k=prefetch_k)
+                else:
+                    sparse = encode_query(spec.text, language_of(spec.text))
+                    found = self.engine.query_sparse(name, sparse, flt, k=prefetch_k)
+                ranked.append(found)
+                weights.append(spec.weight)
+            hits += weighted_rrf(ranked, weights)[:k]
         hits.sort(key=lambda h: -h.score)
         return hits[:k]
+
+    def search(self, query: str, filters: dict | None = None, k: int = 20, markets: Iterable[str] | None = None,
+               prefetch_k: int = 100) -> list[Hit]:
+        """Plain hybrid search: dense and BM25 over the query, equal weights. Questions go through
+        ``router.search``, which chooses the lists."""
+        return self.fused([RankedList("dense", query), RankedList("sparse", query)], filters, k=k,
+                          prefetch_k=prefetch_k, markets=markets)
 
     def evidence_strength(self, query: str, filters: dict | None = None, markets: Iterable[str] | None = None) -> float:
         """How close the best unit is to the query, relative to its model's evidence level (1.0 = enough)."""
         best = 0.0
         for market, name in self.collections(markets):
-            provider = provider_for_market(market, self.models)
+            provider = self.query_provider(market, name)
             dense = embed_cached(provider, [query], self.cache, kind="query")[0].tolist()
             hits = self.engine.query_dense(name, dense, filters, k=1)
             if hits:

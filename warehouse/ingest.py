@@ -226,6 +226,42 @@ def _resolve_company(con: duckdb.DuckDBPyConnection, info: DocumentInfo) -> list
     return []
 
 
+def _name_key(kind: str, text: str) -> tuple[str, str] | None:
+    """(alias as stored, alias_key) for a printed name; codes in their one spelling (02359 -> 2359.HK)."""
+    if kind in ("code", "ticker"):
+        code = normalise_code(text)
+        return (code, alias_key(code)) if code else None
+    if kind == "cik":
+        return (text.zfill(10), text.zfill(10)) if text.isdigit() else None
+    return text, alias_key(text)
+
+
+def _record_names(con: duckdb.DuckDBPyConnection, info: DocumentInfo) -> list[str]:
+    """Record every name form the document prints about its issuer in the company master (aliases, with the
+    document and page), once per company and name; warn when another company already answers to it (such a
+    name identifies neither company in questions)."""
+    if not info.company_id:
+        return []
+    warnings = []
+    for name in info.names:
+        stored = _name_key(name.kind, name.text)
+        if stored is None:
+            continue
+        alias, key = stored
+        if con.execute("SELECT 1 FROM aliases WHERE alias_key = ? AND company_id = ? AND document_id IS NOT NULL",
+                       [key, info.company_id]).fetchone():
+            continue
+        con.execute("INSERT INTO aliases (alias, alias_key, company_id, kind, document_id, page) VALUES (?, ?, ?, ?, ?, ?)",
+                    [alias, key, info.company_id, name.kind, info.document_id, name.page])
+        others = [r[0] for r in con.execute(
+            "SELECT DISTINCT company_id FROM aliases WHERE alias_key = ? AND company_id <> ? UNION "
+            "SELECT company_id FROM securities WHERE stock_code = ? AND company_id <> ?",
+            [key, info.company_id, alias, info.company_id]).fetchall()]
+        warnings += [f"{name.kind} {name.text!r} printed on p{name.page} is also a name of {other}: it identifies "
+                     "neither company in questions" for other in others]
+    return warnings
+
+
 def _decimal(value: Decimal | None) -> Decimal | None:
     return None if value is None else value.quantize(_Q)
 
@@ -235,6 +271,7 @@ def _store(con: duckdb.DuckDBPyConnection, path: Path, parsed: ParsedDocument) -
     con.execute("BEGIN TRANSACTION")
     try:
         parsed.warnings += _resolve_company(con, info)
+        parsed.warnings += _record_names(con, info)
         con.execute(
             "INSERT INTO documents VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             [info.document_id, info.file_name, path.stem, str(path.resolve()), path.stat().st_size, info.market,

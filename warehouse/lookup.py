@@ -8,6 +8,7 @@ import duckdb
 
 from mappings.companies import alias_key, normalise_code
 from mappings.metrics import metrics as metric_catalogue
+from schema.errors import FilingsError
 
 
 def resolve_company(con: duckdb.DuckDBPyConnection, text: str) -> str | None:
@@ -27,6 +28,15 @@ def resolve_company(con: duckdb.DuckDBPyConnection, text: str) -> str | None:
     if len(row) == 1:
         return row[0][0]
     return None
+
+
+def require_company(con: duckdb.DuckDBPyConnection, text: str) -> str:
+    """company_id for a listing code, company_id, name or alias; a FilingsError that says what to try otherwise."""
+    company_id = resolve_company(con, text)
+    if company_id is None:
+        raise FilingsError(f"unknown company {text!r}: try a ticker (AAPL), a code (600080, 0700.HK) or "
+                           "a name listed by `filings companies`")
+    return company_id
 
 
 def resolve_metrics(names: list[str]) -> tuple[list[str], list[str]]:
@@ -70,7 +80,10 @@ def company_rows(con: duckdb.DuckDBPyConnection, market: str | None = None) -> l
         SELECT c.company_id, c.name_en, c.name_zh, string_agg(s.stock_code, ', ' ORDER BY s.market, s.stock_code) AS listings,
                string_agg(DISTINCT s.market, ', ') AS markets,
                (SELECT count(*) FROM documents d WHERE d.company_id = c.company_id) AS documents,
-               (SELECT count(*) FROM financial_metrics f WHERE f.company_id = c.company_id) AS metrics
+               (SELECT count(*) FROM financial_metrics f WHERE f.company_id = c.company_id) AS metrics,
+               (SELECT string_agg(DISTINCT a.alias, '; ' ORDER BY a.alias) FROM aliases a
+                WHERE a.company_id = c.company_id AND a.document_id IS NOT NULL
+                  AND a.kind NOT IN ('code', 'ticker', 'cik')) AS printed_names
         FROM companies c LEFT JOIN securities s USING (company_id)
         GROUP BY ALL
         HAVING ? IS NULL OR list_contains(list(s.market), ?)
@@ -80,6 +93,16 @@ def company_rows(con: duckdb.DuckDBPyConnection, market: str | None = None) -> l
     )
     cols = [d[0] for d in cur.description]
     return [dict(zip(cols, r)) for r in cur.fetchall()]
+
+
+def company_names(con: duckdb.DuckDBPyConnection, company_id: str) -> list[dict]:
+    """Every name form of a company with its source: the master (mappings/companies.yaml) or the filing and
+    page that prints it."""
+    cur = con.execute(
+        "SELECT a.alias, a.kind, a.document_id, d.doc_name, a.page FROM aliases a LEFT JOIN documents d "
+        "USING (document_id) WHERE a.company_id = ? ORDER BY a.document_id IS NOT NULL, a.kind, a.alias", [company_id])
+    return [{"name": n, "kind": k, "source": {"document_id": d, "doc_name": dn, "page": p} if d else "master"}
+            for n, k, d, dn, p in cur.fetchall()]
 
 
 def scaled(value: Decimal, scale: int) -> Decimal:

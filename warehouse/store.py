@@ -47,14 +47,16 @@ def _create(con: duckdb.DuckDBPyConnection) -> None:
 def seed_master(con: duckdb.DuckDBPyConnection) -> None:
     """Load mappings/companies.yaml (companies, listings, aliases); companies met in filings stay."""
     companies, securities = master()
-    con.execute("DELETE FROM aliases WHERE company_id IN (SELECT company_id FROM companies WHERE source = 'master')")
+    con.execute("DELETE FROM aliases WHERE document_id IS NULL AND company_id IN "
+                "(SELECT company_id FROM companies WHERE source = 'master')")
     for c in companies:
         con.execute(
             "INSERT OR REPLACE INTO companies VALUES (?, ?, ?, ?, 'master')", [c.company_id, c.name_en, c.name_zh, c.cik]
         )
         names = [(c.name_en, "name_en"), (c.name_zh, "name_zh")] + [(a, "alias") for a in c.aliases]
         con.executemany(
-            "INSERT INTO aliases VALUES (?, ?, ?, ?)", [(n, alias_key(n), c.company_id, k) for n, k in names if n]
+            "INSERT INTO aliases (alias, alias_key, company_id, kind) VALUES (?, ?, ?, ?)",
+            [(n, alias_key(n), c.company_id, k) for n, k in names if n]
         )
     for s in securities:
         con.execute(

@@ -1,0 +1,176 @@
+"""The words of questions as data: ``vocabulary.yaml`` (question words, section words, report forms, filter
+words, generic company words) compiled into matchers, checked on load.
+
+A phrase list becomes one :class:`Phrases` matcher: Latin phrases as whole words (case-insensitive; a space
+matches any run of spaces or hyphens, an apostrophe either apostrophe, a trailing ``*`` any word ending),
+Chinese phrases as substrings, ``re:`` entries as regular expressions. Callers fold the text first
+(:func:`fold`: NFKC, Traditional -> Simplified Chinese), so the lists hold Simplified forms only.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from dataclasses import dataclass
+from functools import lru_cache
+
+from mappings.metrics import HERE, load_yaml
+from schema.errors import ConfigError
+
+_CJK = re.compile(r"[\u4e00-\u9fff]")
+_SECTIONS = {"question_words", "sections", "forms", "filter_words", "generic_company_words", "ambiguous_metric_words",
+             "measures"}
+
+
+@lru_cache(maxsize=1)
+def _t2s():
+    from opencc import OpenCC
+
+    return OpenCC("t2s")
+
+
+def to_simplified(text: str) -> str:
+    """Traditional Chinese to Simplified (營業收入 -> 营业收入); text without Chinese is returned unchanged."""
+    return _t2s().convert(text) if _CJK.search(text) else text
+
+
+def fold(text: str) -> str:
+    """The form questions and vocabulary are compared in: NFKC (full-width to half-width), Simplified Chinese.
+    Lengths can change under NFKC, so spans found in folded text index the folded text."""
+    return to_simplified(unicodedata.normalize("NFKC", text or ""))
+
+
+def phrase_pattern(phrase: str) -> str:
+    """The regular expression of one vocabulary phrase (see the module docstring)."""
+    if phrase.startswith("re:"):
+        return phrase[3:]
+    if _CJK.search(phrase):
+        return re.escape(phrase)
+    stem = phrase.endswith("*")
+    body = phrase[:-1] if stem else phrase
+    parts = [re.escape(w).replace("'", "['’]").replace("’", "['’]") for w in body.split()]
+    pattern = r"[\s\-]+".join(parts) + (r"[\w'’\-]*" if stem else "")
+    return r"(?<![\w&])" + pattern + r"(?![\w&])"
+
+
+@dataclass(frozen=True)
+class Phrases:
+    """One phrase list as a matcher over folded text."""
+
+    name: str
+    phrases: tuple[str, ...]
+    regex: re.Pattern
+
+    def search(self, text: str) -> re.Match | None:
+        return self.regex.search(text)
+
+    def spans(self, text: str) -> list[tuple[int, int]]:
+        return [m.span() for m in self.regex.finditer(text)]
+
+    def sub(self, repl: str, text: str) -> str:
+        return self.regex.sub(repl, text)
+
+
+def compile_phrases(name: str, phrases: list) -> Phrases:
+    if not isinstance(phrases, list) or not phrases:
+        raise ConfigError(f"{HERE / 'vocabulary.yaml'}: {name} must be a non-empty list of phrases")
+    seen: set[str] = set()
+    patterns = []
+    for p in phrases:
+        text = str(p)
+        key = fold(text).casefold()
+        if key in seen:
+            raise ConfigError(f"{HERE / 'vocabulary.yaml'}: {name} lists {text!r} twice")
+        seen.add(key)
+        pattern = phrase_pattern(text)
+        try:
+            re.compile(pattern)
+        except re.error as exc:
+            raise ConfigError(f"{HERE / 'vocabulary.yaml'}: {name}: bad pattern {text!r} ({exc})") from None
+        patterns.append((len(text), pattern))
+    # longest first, so "risk factors" wins over "risk" in one alternation
+    joined = "|".join(f"(?:{p})" for _, p in sorted(patterns, key=lambda x: -x[0]))
+    return Phrases(name, tuple(str(p) for p in phrases), re.compile(joined, re.I))
+
+
+@lru_cache(maxsize=1)
+def _data() -> dict:
+    data = load_yaml("vocabulary.yaml")
+    unknown = set(data) - _SECTIONS
+    missing = _SECTIONS - set(data)
+    if unknown or missing:
+        raise ConfigError(f"{HERE / 'vocabulary.yaml'}: unknown sections {sorted(unknown)}, missing {sorted(missing)}")
+    return data
+
+
+@lru_cache(maxsize=1)
+def question_words() -> dict[str, Phrases]:
+    """narrative, why, quote_verbs, trend, compare, growth, broad, quarterly."""
+    return {k: compile_phrases(f"question_words.{k}", v) for k, v in _data()["question_words"].items()}
+
+
+def words(name: str) -> Phrases:
+    try:
+        return question_words()[name]
+    except KeyError:
+        raise ConfigError(f"{HERE / 'vocabulary.yaml'}: no question_words.{name}") from None
+
+
+@lru_cache(maxsize=1)
+def section_words() -> dict[str, Phrases]:
+    """Section id -> the words that point a question at it, in file order."""
+    return {k: compile_phrases(f"sections.{k}", v) for k, v in _data()["sections"].items()}
+
+
+@lru_cache(maxsize=1)
+def form_words() -> list[tuple[Phrases, tuple[str, ...]]]:
+    """(words naming a report, the document forms that are that report)."""
+    out = []
+    owner: dict[str, str] = {}
+    for key, spec in _data()["forms"].items():
+        if not isinstance(spec, dict) or not spec.get("words") or not spec.get("forms"):
+            raise ConfigError(f"{HERE / 'vocabulary.yaml'}: forms.{key} needs words and forms")
+        for w in spec["words"]:
+            other = owner.setdefault(fold(str(w)).casefold(), key)
+            if other != key:
+                raise ConfigError(f"{HERE / 'vocabulary.yaml'}: {w!r} names both forms.{other} and forms.{key}")
+        out.append((compile_phrases(f"forms.{key}", spec["words"]), tuple(str(f) for f in spec["forms"])))
+    return out
+
+
+@lru_cache(maxsize=1)
+def filter_words() -> Phrases:
+    return compile_phrases("filter_words", _data()["filter_words"])
+
+
+@lru_cache(maxsize=1)
+def generic_company_words() -> frozenset[str]:
+    ws = _data()["generic_company_words"]
+    compile_phrases("generic_company_words", ws)  # the duplicate check
+    return frozenset(fold(str(w)).casefold() for w in ws)
+
+
+@lru_cache(maxsize=1)
+def ambiguous_metric_words() -> frozenset[str]:
+    ws = _data()["ambiguous_metric_words"]
+    compile_phrases("ambiguous_metric_words", ws)
+    return frozenset(fold(str(w)).casefold() for w in ws)
+
+
+@lru_cache(maxsize=1)
+def non_gaap_words() -> Phrases:
+    """Words that make a metric a company-defined measure ("adjusted", "core", 经调整)."""
+    return compile_phrases("measures.non_gaap", _data()["measures"]["non_gaap"])
+
+
+@lru_cache(maxsize=1)
+def readings() -> dict[str, tuple[str, str]]:
+    """A word naming a metric in one of several readings -> (metric or ratio id, the note the answer states)."""
+    from mappings.metrics import metrics, ratios
+
+    out = {}
+    for alias, spec in (_data()["measures"].get("readings") or {}).items():
+        if not isinstance(spec, dict) or spec.get("metric") not in {**metrics(), **ratios()} or not spec.get("note"):
+            raise ConfigError(f"{HERE / 'vocabulary.yaml'}: measures.readings.{alias} needs a known metric and a note")
+        out[fold(str(alias)).casefold()] = (spec["metric"], " ".join(str(spec["note"]).split()))
+    return out

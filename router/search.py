@@ -1,0 +1,269 @@
+"""The one search pipeline. `filings search`, the search route of `ask`, the notebook facade, the web viewer
+and the MCP server all call :class:`SearchPipeline`; nothing else decides filters, widening, statement hints,
+fusion or diversification.
+
+    pipeline = SearchPipeline(con, index, planner)
+    result = pipeline.search("supply chain risks Apple 2024", k=20)      # what `filings search` shows
+    result.as_json()   # {"query", "filters_applied", "hits"} (DESIGN.md section 4)
+    hits, applied = pipeline.run(plan, EVIDENCE, k=32)                  # what the search route quotes from
+
+Steps, in order:
+1. **Filters** from the question's plan (companies, fiscal years, sections, report forms named in it; quarters
+   for calls) and the caller's explicit arguments (which win). ``raw`` turns the question's filters off.
+2. **Groups**: a question naming several companies is searched once per company, so one company's pages never
+   crowd out another's.
+3. **Ranked lists**, fused by weighted reciprocal rank (:data:`FUSION_WEIGHTS`): dense over prose (the whole
+   question, embedded with the collection's model), BM25 over every unit and BM25 over statement / table pages
+   (the question without its filter words), and one BM25 list per primary statement the question points at
+   (its words plus the words every such statement prints: ``mappings/statements.yaml``).
+4. **Widening** when a group finds nothing: the next year's report (it carries the year as comparatives), the
+   years around it and any year (search only: an answer about a year keeps to that year's reports), then any
+   report form, section, quarter. ``filters_applied`` states the filters that found the hits.
+5. **Diversification**: without a company filter, at most :data:`PER_COMPANY` hits per company in round-robin
+   order; several companies share the ``k`` places evenly.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from dataclasses import dataclass
+
+import duckdb
+
+from mappings.statements import statements, statements_named
+from mappings.vocabulary import filter_words, fold, form_words, words
+from schema.errors import FilingsError
+from schema.models import QueryPlan
+from vectorstore.engines import Hit
+from vectorstore.hybrid import diversify
+from vectorstore.index import NarrativeIndex, RankedList
+from vectorstore.sparse import tokenize
+from warehouse import lookup
+
+# Fusion of ranked lists per collection: dense over prose, BM25 over every unit, BM25 over statement / table
+# pages (which carry no dense vector), and one list per statement the question points at. Measured on the
+# FinanceBench dev questions inside the right document: dense alone R@20 0.30, BM25 alone 0.61, dense+BM25 RRF
+# 0.29, the first three lists 0.81; in the shared store (178 documents) adding the statement lists took R@20
+# 0.75 -> 0.82 (weight 1.0: 0.80; 1.5, 2 and 3 the same). These weights were chosen on all 84 dev questions
+# before the tuning / checking split (bench/financebench_retrieval.py reports both halves).
+FUSION_WEIGHTS = {"dense": 0.5, "bm25": 1.0, "bm25_tables": 1.0, "statement": 1.5}
+# Without statement pages in play (narrative answers), dense and BM25 weigh the same.
+PROSE_WEIGHTS = {"dense": 1.0, "bm25": 1.0}
+PER_COMPANY = 3  # hits per company when no company is asked for, so a broad query lists several companies
+CANDIDATES = 3  # the engine is asked for CANDIDATES x k hits per group, before diversification cuts to k
+ANSWER_KINDS = ["narrative", "transcript"]  # answers quote prose and calls; statement pages are for search
+
+
+@dataclass(frozen=True)
+class Purpose:
+    """What a search is for. ``kinds``: unit kinds searched (None: every kind, statement pages included);
+    ``any_year``: widening may leave the asked years for any year."""
+
+    name: str
+    kinds: tuple[str, ...] | None
+    any_year: bool
+
+
+HITS = Purpose("hits", None, any_year=True)  # `filings search`: pages, statement pages too
+EVIDENCE = Purpose("evidence", tuple(ANSWER_KINDS), any_year=False)  # quotes for an answer
+
+
+@dataclass
+class SearchResult:
+    query: str
+    filters_applied: dict
+    hits: list[Hit]
+    filters_asked: dict  # before widening
+
+    @property
+    def widened(self) -> bool:
+        return self.filters_applied != self.filters_asked
+
+    def as_json(self) -> dict:
+        """The JSON of `filings search --json` (DESIGN.md section 4)."""
+        return {"query": self.query, "filters_applied": self.filters_applied, "hits": [
+            {"document_id": h.payload["document_id"], "doc_name": h.payload["doc_name"], "page": h.payload["page"],
+             "section": h.payload.get("section"), "company_id": h.payload.get("company_id"),
+             "stock_code": h.payload.get("stock_code"), "fiscal_year": h.payload.get("fiscal_year"),
+             "text": h.payload["text"], "score": round(h.score, 6)} for h in self.hits]}
+
+
+# ------------------------------------------------------------------------------------ filters from a plan
+def forms_named(question: str) -> list[str]:
+    """Document forms of the reports a question names ("in its 10-K" -> 10-K, 20-F, annual, summary)."""
+    text = fold(question)
+    return sorted({f for phrases, forms in form_words() if phrases.search(text) for f in forms})
+
+
+def filters_for(plan: QueryPlan, purpose: Purpose = EVIDENCE) -> dict:
+    """The filters a question's plan names: companies, fiscal years, sections, report forms; unit kinds by
+    purpose; a call's fiscal quarter."""
+    filters: dict = {}
+    forms = forms_named(plan.question)
+    if forms:
+        filters["report_type"] = forms
+    if plan.companies:
+        filters["company_id"] = [c.company_id for c in plan.companies]
+    years = sorted({p.fiscal_year for p in plan.periods if p.fiscal_year})
+    if years:
+        filters["fiscal_year"] = years
+    sections = [s for s in plan.sections if s != "transcript"]
+    if sections:
+        filters["section"] = sorted({s for sec in sections
+                                     for s in ([sec, "principal_risks"] if sec == "risk_factors" else [sec])})
+    if purpose.kinds is not None:
+        filters["kind"] = list(purpose.kinds)
+    if "transcript" in plan.sections:
+        filters["kind"] = ["transcript"]
+        quarters = sorted({p.fiscal_period for p in plan.periods if p.fiscal_period and p.fiscal_period.startswith("Q")})
+        if quarters:  # a call is about one fiscal quarter
+            filters["fiscal_period"] = quarters
+    return filters
+
+
+def widenings(filters: dict, any_year: bool = True) -> list[dict]:
+    """Looser filters to retry with, in order, when the strict ones find nothing: the next year's report too (it
+    carries the year as comparatives); with ``any_year`` the years around it (a report looks one year ahead and
+    shows two years back), then any year; then any report form, any section, any quarter."""
+    out, current = [], dict(filters)
+    if "fiscal_year" in current:
+        years = current["fiscal_year"]
+        for offsets in ((0, 1), (-1, 0, 1, 2)) if any_year else ((0, 1),):
+            current = dict(current, fiscal_year=sorted({y + d for y in years for d in offsets}))
+            out.append(current)
+        if any_year:
+            current = {k: v for k, v in current.items() if k != "fiscal_year"}
+            out.append(current)
+    for key in ("report_type", "section", "fiscal_period"):
+        if key in current:
+            current = {k: v for k, v in current.items() if k != key}
+            out.append(current)
+    return out
+
+
+def content_query(plan: QueryPlan) -> str:
+    """The question without what became filters (company names, periods, "earnings call", "10-K") and question
+    words, so BM25 ranks by the topic, not by boilerplate that repeats the company and period on every page."""
+    text = fold(plan.question)
+    for piece in [c.matched for c in plan.companies] + [p.matched for p in plan.periods if p.matched]:
+        text = text.replace(fold(piece), " ")
+    text = filter_words().sub(" ", text)
+    text = re.sub(r"(?<![A-Za-z])['’]s\b", " ", text)  # the possessive left behind by a removed name
+    text = re.sub(r"\s+", " ", text).strip(" ?？，,。")
+    return text if tokenize(text) else plan.question
+
+
+def statement_lists(plan: QueryPlan, keywords: str) -> list[RankedList]:
+    """One BM25 list per primary statement the question points at, over that statement's pages, ranked by the
+    question's words plus the words every such statement prints."""
+    out = []
+    for sid in statements_named(plan.question, plan.metrics):
+        text = " ".join([keywords, *statements()[sid].expansion])
+        out.append(RankedList("sparse", text, FUSION_WEIGHTS["statement"], {"kind": "table", "statement": sid}))
+    return out
+
+
+def ranked_lists(plan: QueryPlan, query: str, keywords: str, tables: bool) -> list[RankedList]:
+    if not tables:
+        return [RankedList("dense", query, PROSE_WEIGHTS["dense"]), RankedList("sparse", keywords, PROSE_WEIGHTS["bm25"])]
+    lists = [RankedList("dense", query, FUSION_WEIGHTS["dense"]), RankedList("sparse", keywords, FUSION_WEIGHTS["bm25"]),
+             RankedList("sparse", keywords, FUSION_WEIGHTS["bm25_tables"], {"kind": "table"})]
+    return lists + statement_lists(plan, keywords)
+
+
+def _merge_applied(applied: list[dict]) -> dict:
+    """One filters_applied for several per-company groups: a key that some group dropped is not applied; lists
+    are the union of what the groups used."""
+    if len(applied) == 1:
+        return applied[0]
+    keys = set.intersection(*(set(a) for a in applied))
+    out = {}
+    for key in sorted(keys, key=lambda k: list(applied[0]).index(k) if k in applied[0] else 99):
+        values: list = []
+        for a in applied:
+            for v in a[key] if isinstance(a[key], list) else [a[key]]:
+                if v not in values:
+                    values.append(v)
+        out[key] = sorted(values) if key == "fiscal_year" else values
+    return out
+
+
+class SearchPipeline:
+    """Search over one warehouse's index. ``planner`` reads questions (router.plan.Planner)."""
+
+    def __init__(self, con: duckdb.DuckDBPyConnection, index: NarrativeIndex | None, planner):
+        self.con = con
+        self.index = index
+        self.planner = planner
+
+    @property
+    def available(self) -> bool:
+        return self.index is not None and self.index.exists()
+
+    # -------------------------------------------------------------------------------- the surface
+    def search(self, query: str, company: str | None = None, year: int | None = None, section: str | None = None,
+               k: int = 20, raw: bool = False, document: str | None = None) -> SearchResult:
+        """`filings search`: companies, years, sections and reports named in the query become filters unless
+        ``raw``; explicit arguments are filters too and win; ``document`` (doc_name or id) searches inside one
+        document. Raises FilingsError for an unknown company or document."""
+        plan = self.planner.plan(query)
+        filters = {} if raw else filters_for(plan, HITS)
+        if document:
+            filters = {key: v for key, v in filters.items() if key in ("section", "kind")}
+            filters["document_id"] = [self.document_id(document)]
+        if company:
+            filters["company_id"] = [self.company_id(company)]
+        if year:
+            filters["fiscal_year"] = [int(year)]
+        if section:
+            filters["section"] = [section]
+        hits, applied = self.run(plan, HITS, k=k, filters=filters, raw=raw)
+        return SearchResult(query=query, filters_applied=applied, hits=hits, filters_asked=filters)
+
+    def company_id(self, company: str) -> str:
+        return lookup.require_company(self.con, company)
+
+    def document_id(self, document: str) -> str:
+        row = self.con.execute("SELECT document_id FROM documents WHERE document_id = ? OR doc_name = ? "
+                               "ORDER BY ingested_at DESC LIMIT 1", [document, document]).fetchone()
+        if row is None:
+            raise FilingsError(f"unknown document {document!r}: give a doc_name or document id as listed by "
+                               "`filings sql \"SELECT doc_name, document_id FROM documents\"`")
+        return row[0]
+
+    # ---------------------------------------------------------------------------------- the pipeline
+    def run(self, plan: QueryPlan, purpose: Purpose, k: int = 20, filters: dict | None = None,
+            raw: bool = False, per_company: int | None = PER_COMPANY) -> tuple[list[Hit], dict]:
+        """(hits best first, filters applied) for a plan. ``filters`` default to the plan's own."""
+        if filters is None:
+            filters = filters_for(plan, purpose)
+        if not self.available:
+            return [], filters
+        tables = purpose.kinds is None or "table" in purpose.kinds
+        if "kind" in filters:
+            tables = tables and "table" in filters["kind"]
+        keywords = plan.question if raw else content_query(plan)
+        lists = ranked_lists(plan, plan.question, keywords, tables)
+        companies = filters.get("company_id") or []
+        groups = [dict(filters, company_id=[c]) for c in companies] if len(companies) > 1 else [filters]
+        hits: list[Hit] = []
+        applied: list[dict] = []
+        for group in groups:
+            found, used = self.index.fused(lists, group, k=k * CANDIDATES), group
+            for looser in widenings(group, any_year=purpose.any_year):
+                if found:
+                    break
+                found, used = self.index.fused(lists, looser, k=k * CANDIDATES), looser
+            hits += found
+            applied.append(used)
+        if len(groups) > 1:  # the companies share the places
+            hits = diversify(sorted(hits, key=lambda h: -h.score), per_company=math.ceil(k / len(groups)), k=k)
+        elif not filters.get("company_id") and not filters.get("document_id") and per_company:
+            hits = diversify(hits, per_company=per_company, k=k)
+        return hits[:k], _merge_applied(applied)
+
+
+def broad_question(plan: QueryPlan) -> bool:
+    """"Which companies ...": many companies, one passage each."""
+    return not plan.companies and bool(words("broad").search(fold(plan.question)))

@@ -1,0 +1,39 @@
+"""Each search collection records the embedding model it was built with; queries always embed with that model,
+whatever the environment says later, and adding documents with another configured model is a clear error."""
+
+from __future__ import annotations
+
+import pytest
+
+from schema.errors import FilingsError
+from schema.models import DocumentInfo, Page, ParsedDocument
+from vectorstore.engines import ClientEngine
+from vectorstore.index import NarrativeIndex
+
+TEXT = ("Management discussed pricing actions taken during the year. Supply chain costs rose and the company "
+        "raised prices to protect margins. Demand for the products remained strong in every region. ") * 4
+
+
+def _doc(doc_id: str) -> ParsedDocument:
+    info = DocumentInfo(document_id=doc_id, file_name=f"{doc_id}.pdf", market="US", company_id="acme", stock_code="ACME",
+                        form="10-K", fiscal_year=2024, fiscal_period="FY", language="en")
+    return ParsedDocument(info=info, pages=[Page(page=1, text=TEXT)], parser="test/1")
+
+
+@pytest.mark.parametrize("engine", ["edge", "client"])
+def test_queries_use_the_collection_model(tmp_path, monkeypatch, engine):
+    eng = ClientEngine(location=":memory:") if engine == "client" else None
+    built = NarrativeIndex(tmp_path, engine=eng, models={"US": "hashing@64"})
+    assert built.index_document(_doc("d1"), "d1") > 0
+    card = built.model_card("filings_us")
+    assert card == {"embedding_setting": "hashing@64", "embedding_model": "hashing-test-64", "dim": 64}
+    # the environment now names another model: queries still embed with the recorded one
+    monkeypatch.setenv("FILINGS_EMBED_MODEL_US", "hashing@32")
+    reader = NarrativeIndex(tmp_path, engine=built.engine)  # one process holds an embedded shard at a time
+    assert reader.query_provider("US", "filings_us").name == "hashing-test-64"
+    hits = reader.search("pricing actions and margins", k=3)
+    assert hits and hits[0].payload["document_id"] == "d1"
+    # adding a document with the other model configured is refused, naming both models and the way out
+    with pytest.raises(FilingsError, match=r"hashing-test-64.*hashing-test-32.*index --rebuild"):
+        reader.index_document(_doc("d2"), "d2")
+    built.close()

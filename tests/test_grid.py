@@ -1,0 +1,57 @@
+"""The paraphrase grid (tests/paraphrase_grid.py) over a warehouse of filings with different fiscal years
+(Apple September, Nvidia / Walmart / Home Depot January, December filers, A-shares, HK March and December
+years): every generated question must give exactly the expected plan (company, period, metric)."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+import pytest
+
+from conftest import require_corpus
+from filings import Filings
+from paraphrase_grid import grid
+from router.plan import Planner
+
+DOCS = [("us", "ixbrl"), ("cn", "600080_jinhuagufen_2024_annual.pdf"), ("cn", "603259_yaomingkangde_2025_interim.pdf"),
+        ("hk", "0328_alco_2025_annual-results.pdf"), ("hk", "1741_riying_2021_annual.pdf")]
+
+
+@pytest.fixture(scope="module")
+def con(tmp_path_factory):
+    home = tmp_path_factory.mktemp("grid_home")
+    with Filings(home) as f:
+        report = f.ingest(*[require_corpus(*d) for d in DOCS], index=False)
+        assert not report.failed, [r.reason for r in report.failed]
+    with Filings(home, read_only=True) as f:
+        yield f.con
+
+
+def _plan_key(plan):
+    periods = [("relative", p.relative) if p.relative else (p.fiscal_year, p.fiscal_period) for p in plan.periods]
+    if plan.last_n_years:
+        periods.append(("last_n", plan.last_n_years))
+    return [c.company_id for c in plan.companies], plan.metrics, periods
+
+
+def test_paraphrase_grid(con):
+    cases = grid(con)
+    planner = Planner(con)
+    failures = []
+    for case in cases:
+        plan = planner.plan(case.question)
+        companies, metrics, periods = _plan_key(plan)
+        fiscal = [p.fiscal for p in plan.periods]
+        ok = companies == [case.company_id] and metrics == [case.metric] and periods == [case.period]
+        if ok and case.fiscal is not None:
+            ok = fiscal == [case.fiscal]
+        if not ok:
+            failures.append((case, (companies, metrics, periods, fiscal)))
+    kinds = Counter("company" if f[1][0] != [f[0].company_id] else "metric" if f[1][1] != [f[0].metric] else "period"
+                    for f in failures)
+    print(f"\nparaphrase grid: {len(cases)} cases, plan accuracy {1 - len(failures) / len(cases):.4f}; "
+          f"failures by part: {dict(kinds)}")
+    for case, got in failures[:40]:
+        print(f"  {case.question!r}: expected {case.company_id} {case.metric} {case.period} fiscal={case.fiscal}; got {got}")
+    assert len(cases) >= 5000
+    assert not failures, f"{len(failures)} of {len(cases)} grid cases plan wrongly (first: {failures[0]})"
