@@ -23,16 +23,23 @@ _LEGAL = re.compile(
     r"international)\b\.?", re.I)
 _LEGAL_ZH = re.compile(r"(?:股份有限公司|有限责任公司|有限公司|（[^）]{1,8}）|\([^)]{1,8}\)|集团|控股)+$")
 _CJK = re.compile(r"[\u4e00-\u9fff]")
-_UNIT_AFTER = re.compile(r"^\s*(?:million|billion|thousand|m\b|bn\b|k\b|%|万|亿|元|港元|美元|股|年|月|日|个|家|季)", re.I)
+# a number followed by a unit is an amount, a date or a count, not a listing code ("2,359 million", "600股");
+# 年内 (within the year), 股本 / 股东 (share capital / shareholders) begin words, not units
+_UNIT_AFTER = re.compile(r"^\s*(?:million|billion|thousand|m\b|bn\b|k\b|%|万|亿|元|港元|美元|股(?![本东权])|年(?![内])|月|日|个|家|季)",
+                         re.I)
 _HK_CONTEXT = re.compile(r"(?:\.HK\b|\bHK\b|港股|H股|港交所|联交所|stock code|股份代号|股票代码|SEHK|HKEX)", re.I)
 # A listing code as users write it: 600080, 600080.SH, SH600080, 0700.HK, 00700, HK0700, HK:700, 700 HK, SEHK:700
-_CODE = re.compile(r"(?<![\w.])(?:(?:HKEX|SEHK|HK|SH|SZ|SS)\s?[:.]?\s?)?(\d{1,6})(?:\s?\.?(?:HK|SH|SZ|SS)|\s(?:HK|HKEX)\b)?(?![\w])",
-                   re.I)
+_CODE = re.compile(r"(?<![A-Za-z0-9_.])(?:(?:HKEX|SEHK|HK|SH|SZ|SS)\s?[:.]?\s?)?(\d{1,6})(?:\s?\.?(?:HK|SH|SZ|SS)|\s(?:HK|HKEX)\b)?"
+                   r"(?![A-Za-z0-9_])", re.I)  # Chinese may touch a code on either side: 2024年SH600080营收
 _EXPLICIT_CODE = re.compile(r"^(?:HKEX|SEHK|HK|SH|SZ|SS)|(?:HK|SH|SZ|SS|HKEX)$", re.I)
 # A ticker as users write it: AAPL, $AAPL, NASDAQ:AAPL, NYSE: T, AAPL US, AAPL.O (Reuters), Apple's AAPL
 _TICKER = re.compile(r"(?<![A-Za-z0-9&$.])(\$|(?:NASDAQ|NYSE|AMEX|NYSEAMERICAN)\s?:\s?)?([A-Z][A-Z.\-]{0,5}?)"
-                     r"(?:\.(?:O|N|OQ|K))?(?:['’]s)?(?![A-Za-z0-9&])")
+                     r"(?:\.(?:O|N|OQ|K))?(?:['’]s)?(?![A-Za-z&])")  # digits may follow: WFC2024年
 _CIK = re.compile(r"\bCIK\s*(?:#|no\.?|number)?\s*[:：]?\s*(\d{1,10})\b", re.I)
+# Whole-word bounds of a Latin name: no letter on either side; digits only where the name itself does not end
+# (or start) with one, so "Activision2023年" is Activision but "3M2024" is not 3M.
+LATIN_BEFORE = r"(?<![A-Za-z&])(?<![0-9](?=[0-9]))"
+LATIN_AFTER = r"(?![A-Za-z&])(?<![0-9](?=[0-9]))"
 ABBREVIATION_MAX = 6  # an all-capitals printed abbreviation (GINWA, PAB) this short is matched like a ticker
 
 
@@ -56,8 +63,7 @@ class Lexicon:
         if self._latin is None:
             latin = sorted({e.text for e in self.names if not _CJK.search(e.text)}, key=len, reverse=True)
             if latin:
-                self._latin = re.compile(r"(?<![A-Za-z0-9&])(?:" + "|".join(re.escape(t) for t in latin)
-                                         + r")(?![A-Za-z0-9&])")
+                self._latin = re.compile(LATIN_BEFORE + r"(?:" + "|".join(re.escape(t) for t in latin) + r")" + LATIN_AFTER)
         return self._latin
 
 
@@ -145,9 +151,9 @@ def _code_of(m: re.Match, text: str) -> str | None:
     """The listing code a number in a question is, if it is one (years and amounts are numbers too)."""
     raw, digits = m.group(0), m.group(1)
     after = text[m.end():]
-    if _UNIT_AFTER.match(after) or re.match(r"^\s*[-–~至到]\s*\d", after) or re.match(r"^[.,]\d", after):
-        return None
     explicit = bool(_EXPLICIT_CODE.search(raw.strip()))
+    if not explicit and (_UNIT_AFTER.match(after) or re.match(r"^\s*[-–~至到]\s*\d", after) or re.match(r"^[.,]\d", after)):
+        return None
     if len(digits) == 6:
         return digits
     if len(digits) in (4, 5) and (digits.startswith("0") or explicit):

@@ -10,7 +10,7 @@ import duckdb
 
 from mappings.metrics import metrics, ratios
 from mappings.vocabulary import ambiguous_metric_words, fold, non_gaap_words, readings, section_words, words
-from router.entities import Lexicon, build_lexicon, find_companies
+from router.entities import LATIN_AFTER, LATIN_BEFORE, Lexicon, build_lexicon, find_companies
 from router.periods import find_periods, resolve
 from schema.models import QueryPlan
 
@@ -64,7 +64,7 @@ def metric_mentions(question: str) -> list[tuple[int, int, str, str]]:
             spans = [(m.start(), m.end()) for m in re.finditer(re.escape(alias), text)]
         else:
             spans = [(m.start(), m.end()) for m in
-                     re.finditer(r"(?<![A-Za-z0-9&])" + re.escape(alias) + r"(?![A-Za-z0-9&])", text)]
+                     re.finditer(LATIN_BEFORE + re.escape(alias) + LATIN_AFTER, text)]
         for span in spans:
             if not any(span[0] < b and a < span[1] for a, b in taken):
                 taken.append(span)

@@ -149,6 +149,20 @@ EN_TEMPLATES = ["What was {c}'s {m} for {p}?", "{c} {m} {p}", "{m} of {c}, {p}",
 ZH_TEMPLATES = ["{c}{p}的{m}是多少", "{c} {p} {m}", "{p}{c}{m}"]
 
 
+def _glue(template: str, c: str, m: str, p: str) -> str:
+    """A Chinese template filled in; a space where two runs of Latin letters or digits would touch ("AAPL 2024年",
+    "2024年SH600080" stays), as Chinese writers separate them."""
+    parts = re.split(r"(\{[cmp]\})", template)
+    values = {"{c}": c, "{m}": m, "{p}": p}
+    out = ""
+    for part in parts:
+        text = values.get(part, part)
+        if out and text and re.match(r"[A-Za-z0-9$]", text[0]) and re.search(r"[A-Za-z0-9]$", out):
+            out += " "
+        out += text
+    return out
+
+
 def grid(con) -> list[Case]:
     forms = name_forms(con)
     aliases = metric_aliases()
@@ -170,7 +184,7 @@ def grid(con) -> list[Case]:
                 i = next(counter)
                 if i % 2:
                     alias, mid = zh_aliases[i // 2 % len(zh_aliases)]
-                    q = ZH_TEMPLATES[i // 2 % len(ZH_TEMPLATES)].format(c=name, m=alias, p=zh)
+                    q = _glue(ZH_TEMPLATES[i // 2 % len(ZH_TEMPLATES)], name, alias, zh)
                     flag = fiscal if fiscal is not None and ("财年" in zh or zh.endswith("年")) else None
                 else:
                     alias, mid = en_aliases[i // 2 % len(en_aliases)]
