@@ -13,6 +13,7 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
+from filings import fetch_cli
 from filings.api import Filings
 from schema.errors import FilingsError
 from schema.models import as_jsonable
@@ -289,6 +290,9 @@ def sql_cmd(query: Annotated[str, typer.Argument(help="One read-only SELECT")], 
     out.print(table)
     if len(rows) > 1000:
         out.print(f"(first 1,000 of {len(rows):,} rows; use --json for all)")
+
+
+fetch_cli.register(app)  # filings fetch, filings update
 
 
 def main() -> None:
