@@ -104,11 +104,14 @@ def search(query: Annotated[str, typer.Argument(help="What to look for, in Engli
            home: HomeOpt = None, as_json: JsonOpt = False) -> None:
     """Hybrid (dense + BM25) search over sections, statements pages and transcripts, page-exact hits."""
     with Filings(home, read_only=True) as f:
-        result = f.search(query, company=company, year=year, section=section, k=k, raw=raw, document=document)
+        found = f.searcher.search(query, company=company, year=year, section=section, k=k, raw=raw, document=document)
+    result = found.as_json()
     if as_json:
         _print_json(result)
         return
-    out.print(f"filters applied: {result['filters_applied'] or 'none'}")
+    if found.widened:
+        out.print(f"no hits with {found.filters_asked}: widened", markup=False)
+    out.print(f"filters applied: {result['filters_applied'] or 'none'}", markup=False)
     if not result["hits"]:
         out.print("no hits (is the index built? `filings ingest` builds it; `filings index` after --no-index)")
     table = Table(show_lines=True)
@@ -260,6 +263,12 @@ def eval_cmd(suite: Annotated[Path | None, typer.Option("--suite", help="JSON-li
     for cat, f_ in figures["by_category"].items():
         table.add_row(cat, str(f_["cases"]), f"{f_['accuracy']:.1%}", f"{f_['router']:.1%}")
     out.print(table)
+    langs = Table(title="by question language")
+    for col in ("category / language", "cases", "answer accuracy"):
+        langs.add_column(col, justify="left" if col.startswith("category") else "right")
+    for key, f_ in figures.get("by_category_language", {}).items():
+        langs.add_row(key, str(f_["cases"]), f"{f_['accuracy']:.1%}")
+    out.print(langs)
     for key in ("answer_accuracy", "router_accuracy", "citation_validity", "refusal_precision", "refusal_recall"):
         value = figures[key]
         out.print(f"{key.replace('_', ' ')}: {'n/a' if value is None else f'{value:.1%}'}")

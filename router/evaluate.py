@@ -29,6 +29,7 @@ class CaseResult:
     citations_ok: bool
     seconds: float
     why: str = ""
+    lang: str = "en"
 
 
 @dataclass
@@ -53,6 +54,11 @@ class Report:
             "by_category": {c: {"cases": len(xs), "accuracy": _ratio(sum(x.correct for x in xs), len(xs)),
                                 "router": _ratio(sum(x.route_ok for x in xs), len(xs))}
                             for c, xs in sorted(by_cat.items())},
+            # each category per question language (the narrative suite in English and in Chinese)
+            "by_category_language": {f"{c}/{lang}": {"cases": len(ys), "accuracy": _ratio(sum(y.correct for y in ys), len(ys))}
+                                     for c, xs in sorted(by_cat.items())
+                                     for lang in sorted({x.lang for x in xs})
+                                     for ys in [[x for x in xs if x.lang == lang]]},
             "p50_seconds": sorted(x.seconds for x in r)[len(r) // 2] if r else None,
         }
 
@@ -151,7 +157,7 @@ def run(router, con, cases: list[dict], on_case=None) -> Report:
         ok_cites = citations_valid(con, answer) if answer.status == "answered" else True
         correct, route_ok, why = judge(case, answer, ok_cites, lambda d, p: _page_text(con, d, p))
         result = CaseResult(case["id"], case["category"], case["question"], case["expected"]["status"], answer.status,
-                            route_ok, correct, ok_cites, seconds, why)
+                            route_ok, correct, ok_cites, seconds, why, case.get("lang", "en"))
         report.results.append(result)
         if on_case:
             on_case(result)
