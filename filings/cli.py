@@ -289,6 +289,13 @@ def sql_cmd(query: Annotated[str, typer.Argument(help="One read-only SELECT")], 
         out.print(f"(first 1,000 of {len(rows):,} rows; use --json for all)")
 
 
+from filings.mcp_server import mcp  # noqa: E402  (the MCP server: `filings mcp`)
+from filings.web.command import serve  # noqa: E402  (the web viewer: `filings serve`)
+
+app.command()(serve)
+app.command()(mcp)
+
+
 def main() -> None:
     try:
         app()
