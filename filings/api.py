@@ -178,8 +178,11 @@ class Filings:
         return company_id
 
     def metrics(self, company: str, years: tuple[int, int] | int | None = None,
-                metrics: list[str] | str | None = None, periods: list[str] | str | None = None) -> pd.DataFrame:
-        """Tidy rows: one per listing, fiscal year, fiscal period and metric, with currency, standard and source."""
+                metrics: list[str] | str | None = None, periods: list[str] | str | None = None,
+                basis: str = "latest") -> pd.DataFrame:
+        """Tidy rows: one per listing, fiscal year, fiscal period and metric, with currency, standard and source.
+        ``basis``: "latest" (default: restated / split-adjusted, from the latest report that prints the period)
+        or "as_reported" (each period as first reported); ``other_basis_value`` holds the other one."""
         if isinstance(years, int):
             years = (years, years)
         if isinstance(metrics, str):
@@ -189,7 +192,7 @@ class Filings:
         ids, unknown = lookup.resolve_metrics(metrics or [])
         if unknown:
             raise FilingsError(f"unknown metric(s) {', '.join(unknown)}: see mappings/metrics.yaml for the ids")
-        rows = lookup.metric_rows(self.con, self.company_id(company), *(years or (None, None)), ids, periods)
+        rows = lookup.metric_rows(self.con, self.company_id(company), *(years or (None, None)), ids, periods, basis)
         return pd.DataFrame(rows)
 
     def compare(self, companies: list[str], metric: str, years: tuple[int, int] | None = None,
