@@ -195,6 +195,15 @@ class Filings:
         rows = lookup.metric_rows(self.con, self.company_id(company), *(years or (None, None)), ids, periods, basis)
         return pd.DataFrame(rows)
 
+    def coverage(self, company: str | None = None, document: str | None = None) -> dict:
+        """Core metrics per document and period (present / derived / missing / not_printed, with value, page and
+        printed label or the reason), per-market counts, and every identity violation or restatement with the
+        pages of both sides: {documents, summary, identities, rows, findings} (`filings coverage --json`)."""
+        from warehouse.coverage import report
+
+        return report(self.con, self.company_id(company) if company else None,
+                      self.document_id(document) if document else None)
+
     def compare(self, companies: list[str], metric: str, years: tuple[int, int] | None = None,
                 period: str = "FY") -> pd.DataFrame:
         """One metric across companies: a wide frame (company x fiscal year) of exact values, plus currency."""

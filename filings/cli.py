@@ -13,6 +13,7 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
+from filings import coverage_cli
 from filings.api import Filings
 from schema.errors import FilingsError
 from schema.models import as_jsonable
@@ -296,6 +297,9 @@ def sql_cmd(query: Annotated[str, typer.Argument(help="One read-only SELECT")], 
     out.print(table)
     if len(rows) > 1000:
         out.print(f"(first 1,000 of {len(rows):,} rows; use --json for all)")
+
+
+app.command("coverage")(coverage_cli.coverage)
 
 
 def main() -> None:

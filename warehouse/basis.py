@@ -65,12 +65,20 @@ class Candidate:
         return self.doc_period_end or self.period_end
 
 
+def definition_rank(statement: str | None, concept_rank: int) -> int:
+    """How preferred the definition behind a value is: an XBRL concept's place in the mapping (cash and cash
+    equivalents before cash including restricted cash), a printed figure's table (a statement before a
+    key-figures table). Printed label variants ("归属于母公司股东的净利润" / "...所有者的...") are wordings of one
+    definition and rank alike."""
+    return concept_rank if statement is None else concept_rank // 100 * 100
+
+
 def _within_report(c: Candidate) -> tuple:
     return (c.form_rank, c.statement is not None, c.concept_rank, c.document_id)
 
 
 def order_key(basis: str):
-    """Sort key putting a period's preferred candidate first on ``basis``."""
+    """Sort key putting a period's preferred candidate first on ``basis`` (among one definition)."""
     if basis == "latest":
         return lambda c: (-c.reported_on.toordinal(), *_within_report(c))
     if basis == "as_reported":
@@ -78,8 +86,16 @@ def order_key(basis: str):
     raise ValueError(f"unknown basis {basis!r}: use one of {', '.join(BASES)}")
 
 
+def best_definition(candidates: list[Candidate]) -> list[Candidate]:
+    """The candidates of a period's preferred definition: both bases choose among these, so a series never
+    switches concept between reports (Apple's FY2023 cash stays cash and cash equivalents, not the 10-Q's cash
+    including restricted cash)."""
+    best = min(definition_rank(c.statement, c.concept_rank) for c in candidates)
+    return [c for c in candidates if definition_rank(c.statement, c.concept_rank) == best]
+
+
 def choose(candidates: list[Candidate], basis: str) -> Candidate:
-    return min(candidates, key=order_key(basis))
+    return min(best_definition(candidates), key=order_key(basis))
 
 
 def disagree(candidates: list[Candidate]) -> bool:

@@ -186,7 +186,8 @@ def rebuild(con: duckdb.DuckDBPyConnection, stock_codes: list[str]) -> None:
         c = Candidate(**dict(zip(_CANDIDATE_COLUMNS, row)))
         groups[c.key].append(c)
     for cands in groups.values():
-        flag = len(cands) > 1 and basis_mod.disagree(cands)
+        same = basis_mod.best_definition(cands)
+        flag = len(same) > 1 and basis_mod.disagree(same)
         for c in cands:
             c.restated = flag
     per_basis: dict[str, dict[tuple, Candidate]] = {}
