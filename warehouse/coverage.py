@@ -269,12 +269,14 @@ def report(con: duckdb.DuckDBPyConnection, company_id: str | None = None, docume
         [company_id, company_id, document_id, document_id]).fetchall()]
     rows = coverage(con, ids)
     codes = sorted({r.stock_code for r in rows if r.stock_code})
-    findings = check(con, codes) if codes else []
+    tally: Counter = Counter()
+    findings = check(con, codes, tally) if codes else []
     if document_id:
         findings = [f for f in findings if any(s["document_id"] == document_id for s in f.sources)]
     found: dict[str, Counter] = defaultdict(Counter)
     markets = dict(con.execute("SELECT stock_code, market FROM securities").fetchall())
     for f in findings:
         found[markets.get(f.stock_code, "?")][f.identity] += 1
-    return {"documents": len(ids), "summary": summary(rows), "identities": {m: dict(c) for m, c in found.items()},
+    return {"documents": len(ids), "summary": summary(rows), "identities_checked": dict(tally),
+            "identities": {m: dict(c) for m, c in found.items()},
             "rows": [r.as_dict() for r in rows], "findings": [f.as_dict() for f in findings]}

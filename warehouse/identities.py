@@ -15,7 +15,7 @@ both (or all) pages.
 
 from __future__ import annotations
 
-from collections import defaultdict
+from collections import Counter, defaultdict
 from dataclasses import asdict, dataclass, field
 from decimal import Decimal
 
@@ -68,17 +68,21 @@ def _source(r: dict, role: str) -> dict:
             "value": r["metric_value"], "period_end": r["period_end"]}
 
 
-def check(con: duckdb.DuckDBPyConnection, stock_codes: list[str] | None = None) -> list[Finding]:
-    """Every identity violation and every restatement for some listings (default: all)."""
+def check(con: duckdb.DuckDBPyConnection, stock_codes: list[str] | None = None,
+          tally: Counter | None = None) -> list[Finding]:
+    """Every identity violation and every restatement for some listings (default: all). ``tally`` counts the
+    identities evaluated (violated or not), by identity id."""
     cur = con.execute(_ROWS_SQL, [stock_codes, stock_codes])
     cols = [d[0] for d in cur.description]
     rows = [dict(zip(cols, r)) for r in cur.fetchall()]
     for r in rows:
         r["definition"] = definition_rank(r["statement"], r["concept_rank"])
-    return [*report_identities(rows), *flow_identities(con, rows, stock_codes), *restatements(rows)]
+    tally = tally if tally is not None else Counter()
+    return [*report_identities(rows, tally), *flow_identities(con, rows, stock_codes, tally),
+            *restatements(rows, tally)]
 
 
-def report_identities(rows: list[dict]) -> list[Finding]:
+def report_identities(rows: list[dict], tally: Counter) -> list[Finding]:
     by_doc: dict[tuple, dict[str, dict]] = defaultdict(dict)
     for r in rows:
         by_doc[(r["document_id"], r["fiscal_year"], r["fiscal_period"], r["period_end"])][r["metric_name"]] = r
@@ -88,6 +92,7 @@ def report_identities(rows: list[dict]) -> list[Finding]:
             if result not in values or any(m not in values for m, _ in terms):
                 continue
             parts = [values[m] for m, _ in terms]
+            tally[identity] += 1
             expected = sum((p["metric_value"] * sign for p, (_, sign) in zip(parts, terms)), Decimal(0))
             total = values[result]
             tol = tolerance(total["rounding"], *(p["rounding"] for p in parts))
@@ -98,7 +103,8 @@ def report_identities(rows: list[dict]) -> list[Finding]:
     return out
 
 
-def flow_identities(con: duckdb.DuckDBPyConnection, rows: list[dict], stock_codes: list[str] | None) -> list[Finding]:
+def flow_identities(con: duckdb.DuckDBPyConnection, rows: list[dict], stock_codes: list[str] | None,
+                    tally: Counter) -> list[Finding]:
     """Year-to-date sums on the default basis, over printed values (their rounding from document_metrics)."""
     printed = {(r["document_id"], r["stock_code"], r["fiscal_year"], r["fiscal_period"], r["metric_name"]): r
                for r in rows}
@@ -122,6 +128,7 @@ def flow_identities(con: duckdb.DuckDBPyConnection, rows: list[dict], stock_code
             terms = [chosen.get((code, year, p, metric)) for p in parts]
             if None in terms or len({t["currency"] for t in [whole, *terms]}) != 1:
                 continue
+            tally["flows"] += 1
             expected = sum((t["metric_value"] for t in terms), Decimal(0))
             tol = tolerance(whole["rounding"], *(t["rounding"] for t in terms))
             if abs(whole["metric_value"] - expected) > tol:
@@ -130,7 +137,7 @@ def flow_identities(con: duckdb.DuckDBPyConnection, rows: list[dict], stock_code
     return out
 
 
-def restatements(rows: list[dict]) -> list[Finding]:
+def restatements(rows: list[dict], tally: Counter) -> list[Finding]:
     """Comparatives that differ from the period's own report (the period is flagged restated)."""
     by_key: dict[tuple, list[dict]] = defaultdict(list)
     for r in rows:
@@ -145,6 +152,7 @@ def restatements(rows: list[dict]) -> list[Finding]:
             if (r is first or r["document_id"] == first["document_id"] or r["currency"] != first["currency"]
                     or r["definition"] != first["definition"]):
                 continue  # another concept or table (cash incl. restricted cash, key figures) is no restatement
+            tally["restated"] += 1
             tol = tolerance(first["rounding"], r["rounding"])
             if abs(r["metric_value"] - first["metric_value"]) > tol:
                 out.append(Finding("restated", code, year, period, metric, first["metric_value"], r["metric_value"],
