@@ -13,7 +13,7 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
-from filings import coverage_cli
+from filings import coverage_cli, fetch_cli
 from filings.api import Filings
 from schema.errors import FilingsError
 from schema.models import as_jsonable
@@ -300,6 +300,7 @@ def sql_cmd(query: Annotated[str, typer.Argument(help="One read-only SELECT")], 
 
 
 app.command("coverage")(coverage_cli.coverage)
+fetch_cli.register(app)  # filings fetch, filings update
 
 
 def main() -> None:
