@@ -350,3 +350,21 @@ def test_an_older_warehouse_is_upgraded_from_its_stored_facts(us_home, tmp_path)
     before, after = _snapshot(us_home), _snapshot(home)
     for table in ("document_metrics", "financial_metrics", "financial_metrics_as_reported"):
         assert after.get(table) == before.get(table), table
+
+
+def test_restatements_and_basis_breaks_are_listed(us_home):
+    """The FY2025 10-K restates FY2024 EPS for the split (12.05 -> 1.21, both 10-Ks' income statements); FY2022
+    EPS (3.91, FY2024 10-K) is printed by no later report, so the default series mixes bases there: both are
+    findings of `filings coverage`, with the pages of each side."""
+    with Filings(us_home, read_only=True) as f:
+        result = f.coverage(company="NVDA")
+    findings = {(x["identity"], x["fiscal_year"], x["fiscal_period"], x["metric"]): x for x in result["findings"]}
+    split = findings[("restated", 2024, "FY", "eps_basic")]
+    assert (split["expected"], split["actual"]) == (Decimal("12.05"), Decimal("1.21"))
+    assert [s["doc_name"] for s in split["sources"]] == ["nvda-20240128", "nvda-20250126"]
+    old = findings[("basis_break", 2022, "FY", "eps_basic")]
+    assert old["actual"] == Decimal("3.91") and old["sources"][1]["doc_name"] == "nvda-20250126"
+    assert not [x for x in result["findings"] if x["identity"] in ("balance", "gross_profit", "flows")]
+    assert result["identities_checked"]["balance"] >= 3 and result["identities_checked"]["gross_profit"] >= 3
+    present = [r for r in result["rows"] if r["status"] == "present"]
+    assert len(present) >= 40 and not [r for r in result["rows"] if r["status"] == "missing" and r["own_period"]]

@@ -7,7 +7,10 @@ Across reports, on the default basis and printed values only (a derived value sa
 - ``flows``: Q1 + Q2 = H1, H1 + Q3 = 9M, 9M + Q4 = FY for every money flow where the terms are stored;
 Between reports:
 - ``comparative``: a comparative equals the earlier report's own figure, or the period is flagged
-  ``restated`` (listed as ``restated``, with both pages: a printed restatement, not a reading error).
+  ``restated`` (listed as ``restated``, with both pages: a printed restatement, not a reading error);
+- ``basis_break``: a series on the default basis whose older periods come only from reports published
+  before a later report restated it (Nvidia's FY2022 EPS exists only as first reported, before the 10-for-1
+  split that the FY2025 10-K applies to FY2023 and FY2024): listed so that the mix is never silent.
 
 Tolerance: one half-unit of each term's printed rounding (``warehouse/rounding.py``). Every violation names
 both (or all) pages.
@@ -78,8 +81,9 @@ def check(con: duckdb.DuckDBPyConnection, stock_codes: list[str] | None = None,
     for r in rows:
         r["definition"] = definition_rank(r["statement"], r["concept_rank"])
     tally = tally if tally is not None else Counter()
-    return [*report_identities(rows, tally), *flow_identities(con, rows, stock_codes, tally),
-            *restatements(rows, tally)]
+    restated = restatements(rows, tally)
+    return [*report_identities(rows, tally), *flow_identities(con, rows, stock_codes, tally), *restated,
+            *basis_breaks(con, restated, stock_codes)]
 
 
 def report_identities(rows: list[dict], tally: Counter) -> list[Finding]:
@@ -157,4 +161,30 @@ def restatements(rows: list[dict], tally: Counter) -> list[Finding]:
             if abs(r["metric_value"] - first["metric_value"]) > tol:
                 out.append(Finding("restated", code, year, period, metric, first["metric_value"], r["metric_value"],
                                    tol, [_source(first, "own report"), _source(r, "later report")]))
+    return out
+
+
+def basis_breaks(con: duckdb.DuckDBPyConnection, restated: list[Finding], stock_codes: list[str] | None) -> list[Finding]:
+    """Periods of a restated series that no restating report prints: their default value is still on the old
+    basis. One finding per such period, naming the restating report."""
+    latest_restatement: dict[tuple[str, str], dict] = {}
+    for f in restated:
+        later = f.sources[1]
+        key = (f.stock_code, f.metric)
+        if key not in latest_restatement or later["period_end"] > latest_restatement[key]["period_end"]:
+            latest_restatement[key] = {**later, "period_end": later["period_end"]}
+    out = []
+    for (code, metric), source in latest_restatement.items():
+        restating = source["document_id"]
+        doc_end = con.execute("SELECT period_end FROM documents WHERE document_id = ?", [restating]).fetchone()[0]
+        for year, period, value, document_id, page, doc_name, reported in con.execute(
+                """SELECT fm.fiscal_year, fm.fiscal_period, fm.metric_value, fm.document_id, fm.page, d.doc_name,
+                          d.period_end
+                   FROM financial_metrics fm JOIN documents d USING (document_id)
+                   WHERE fm.stock_code = ? AND fm.metric_name = ? AND fm.source_kind <> 'derived'
+                     AND d.period_end < ?""", [code, metric, doc_end]).fetchall():
+            out.append(Finding("basis_break", code, year, period, metric, value, value, Decimal(0), [
+                {"doc_name": doc_name, "document_id": document_id, "page": page, "role": "value (older basis)",
+                 "value": value, "period_end": reported},
+                {**source, "role": "restating report (does not print this period)"}]))
     return out
