@@ -2,11 +2,12 @@
 
 ``document_metrics`` and both ``financial_metrics`` tables are derived data: facts and documents are the
 record. When their columns differ from the DDL (a warehouse built by an older version), they are recreated and
-refilled from the stored facts, with no file re-read or re-parsed. :func:`remap` does the same on demand (after
-a change of mappings, say).
+refilled from the stored facts, with no file re-read or re-parsed.
 """
 
 from __future__ import annotations
+
+from contextlib import contextmanager
 
 import duckdb
 
@@ -28,35 +29,27 @@ def outdated(con: duckdb.DuckDBPyConnection) -> list[str]:
     return [t for t in DERIVED_TABLES if _existing_columns(con, t) not in ([], columns(t))]
 
 
-def upgrade(con: duckdb.DuckDBPyConnection) -> bool:
-    """Recreate and refill outdated metric tables (read-write connection). Returns whether anything changed."""
-    stale = outdated(con)
-    if not stale:
-        return False
+@contextmanager
+def _transaction(con: duckdb.DuckDBPyConnection):
     con.execute("BEGIN TRANSACTION")
     try:
+        yield
+        con.execute("COMMIT")
+    except BaseException:
+        con.execute("ROLLBACK")
+        raise
+
+
+def upgrade(con: duckdb.DuckDBPyConnection) -> bool:
+    """Recreate and refill outdated metric tables (read-write connection). Returns whether anything changed."""
+    if not outdated(con):
+        return False
+    with _transaction(con):
         for table in DERIVED_TABLES:
             con.execute(f"DROP TABLE IF EXISTS {table}")
             con.execute(f"CREATE TABLE {table} ({TABLES[table]})")
         _refill(con)
-        con.execute("COMMIT")
-    except BaseException:
-        con.execute("ROLLBACK")
-        raise
     return True
-
-
-def remap(con: duckdb.DuckDBPyConnection) -> int:
-    """Recompute every document's metrics from its stored facts and rebuild both bases; returns documents."""
-    con.execute("BEGIN TRANSACTION")
-    try:
-        con.execute("DELETE FROM document_metrics")
-        n = _refill(con)
-        con.execute("COMMIT")
-    except BaseException:
-        con.execute("ROLLBACK")
-        raise
-    return n
 
 
 def _refill(con: duckdb.DuckDBPyConnection) -> int:
