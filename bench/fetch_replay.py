@@ -56,9 +56,12 @@ def environment(url: str, home: Path) -> dict[str, str]:
     return env
 
 
-def filings(env: dict[str, str], *args: str) -> subprocess.Popen:
-    return subprocess.Popen([sys.executable, "-m", "filings.cli", *args], env=env, cwd=REPO,
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+def filings(env: dict[str, str], *args: str, group: bool = False) -> subprocess.Popen:
+    """`filings ...` in a child process; ``group``: in a process group of its own (the update and its parse
+    workers), so that kill -9 hits all of them, as a crash of the machine or of its service unit would."""
+    return subprocess.Popen([sys.executable, "-m", "filings.cli", *args], env=env, cwd=REPO, start_new_session=group,
+                            stdout=subprocess.DEVNULL if group else subprocess.PIPE,
+                            stderr=subprocess.DEVNULL if group else subprocess.PIPE, text=True)
 
 
 def run(env, *args) -> tuple[int, dict, float]:
@@ -169,12 +172,12 @@ def cmd_kill(args) -> None:
             home = base / f"trial{trial}"
             env = environment(server.url_for("/").rstrip("/"), home)
             at = rng.uniform(0.5, full)
-            proc = filings(env, "update", str(wl), "--since", SINCE, "--lang", "en,zh")
+            proc = filings(env, "update", str(wl), "--since", SINCE, "--lang", "en,zh", group=True)
             time.sleep(at)
             alive = proc.poll() is None
             if alive:
-                os.kill(proc.pid, signal.SIGKILL)
-            proc.communicate()
+                os.killpg(proc.pid, signal.SIGKILL)  # the update and its parse workers (its own process group)
+            proc.wait()
             parts = [p.name for p in (home / "cache").rglob("*.part")] if (home / "cache").exists() else []
             after_kill = snapshot(home) if (home / "warehouse.duckdb").exists() else {"counts": {}, "partial_documents": []}
             code, done, _s = run(env, "update", str(wl), "--since", SINCE, "--lang", "en,zh")
