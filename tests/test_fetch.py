@@ -300,3 +300,14 @@ def test_cninfo_pages_until_the_listing_ends(world, tmp_path):
     assert [i.source_id for i in items(report, "fetched")] == ["cninfo:1224888001"]  # the oldest row: page 2
     assert len(items(report, "skipped")) == 35 and all("notice" in i.reason for i in items(report, "skipped"))
     assert sum(1 for _t, _m, p, _s in world.log if p == "/new/hisAnnouncement/query") == 2
+
+
+def test_names_resolve_through_the_company_master_and_the_sources(world, tmp_path):
+    f = Filings(tmp_path / "h")
+    by_alias = f.fetch("金花股份", since="2025-10-01", forms="q3", dry_run=True)
+    assert [(i.code, i.form) for i in items(by_alias, "planned")] == [("600080", "q3")]
+    by_name = f.fetch("TENCENT", since="2026-08-01", forms="interim", dry_run=True)  # HKEX's own stock list
+    assert [i.code for i in items(by_name, "planned")] == ["0700.HK"]
+    both = f.fetch("药明康德", since="2025-01-01", forms="annual", dry_run=True)  # A + H listings of one company
+    assert {l.code for l in both.listings} == {"603259"} and [i.query for i in both.failed] == ["药明康德"]
+    assert "2359.HK" in both.failed[0].reason or "02359" in both.failed[0].reason
