@@ -121,10 +121,16 @@ class Filings:
             if self.index.exists() and self.index.engine.has_collection(collection_for(market)):
                 self.index.engine.delete_document(collection_for(market), document_id)
 
-        return update_mod.update(self.con, self.home, watch_entries([str(w) for w in watchlist]),
-                                 ingest=lambda paths: self.ingest(*paths, index=index), on_removed=on_removed,
-                                 since=_date(since), forms=_words(forms), languages=_words(languages),
-                                 on_event=on_event)
+        report = update_mod.update(self.con, self.home, watch_entries([str(w) for w in watchlist]),
+                                   ingest=lambda paths: self.ingest(*paths, index=index), on_removed=on_removed,
+                                   since=_date(since), forms=_words(forms), languages=_words(languages),
+                                   on_event=on_event)
+        if index:  # documents an earlier, interrupted run stored but did not index
+            ids = [i.document_id for i in report.items if i.status == "unchanged" and i.document_id]
+            names = [r[0] for r in self.con.execute("SELECT doc_name FROM documents WHERE document_id IN "
+                                                    "(SELECT unnest(?))", [ids]).fetchall()] if ids else []
+            report.indexed = self.index_missing(only=names) if names else 0
+        return report
 
     # questions -----------------------------------------------------------------------------------
     @property

@@ -136,12 +136,14 @@ def update(targets: Targets, since: SinceOpt = None, forms: FormsOpt = None, lan
         _dump({"run_id": report.run_id, "started_at": report.started_at, "finished_at": report.finished_at,
                "since": report.fetch.since, **counts, "fetched": report.fetch.count("fetched"),
                "listed": report.fetch.listed,
-               "requests": report.fetch.requests, "exit_status": report.exit_status,
+               "requests": report.fetch.requests, "indexed_left_over": report.indexed,
+               "exit_status": report.exit_status,
                "items": _items_json(report.items)})
     else:
         _print_items(report.items, f"update run {report.run_id} (since {report.fetch.since})")
         typer.echo(", ".join(f"{k} {v}" for k, v in counts.items()) +
-                   f"  (fetched {report.fetch.count('fetched')} file(s); warehouse: {f.home})")
+                   f"  (fetched {report.fetch.count('fetched')} file(s); indexed {report.indexed} left over by an "
+                   f"earlier run; warehouse: {f.home})")
     raise typer.Exit(report.exit_status)
 
 

@@ -130,3 +130,14 @@ def test_press_release_exhibits_are_kept_but_skipped_with_a_reason(world, tmp_pa
         assert report.exit_status == 0
         again = f.update("NVDA", since="2025-11-01", forms="results", index=False)
         assert [i.status for i in again.items if i.status != "unchanged"] == []
+
+
+def test_update_indexes_what_an_interrupted_run_stored_but_did_not_index(world, tmp_path):
+    with Filings(tmp_path / "home") as f:
+        first = f.update("600080", since="2025-10-01", forms="q3", index=False)  # as a run killed before indexing
+        [doc] = [i.document_id for i in first.items if i.status == "added"]
+        assert not f.index.engine.has_collection("filings_a")
+        second = f.update("600080", since="2025-10-01", forms="q3")
+        assert second.count("added") == 0 and second.indexed == 1
+        assert f.index.engine.count("filings_a", {"document_id": doc}) > 0
+        assert f.update("600080", since="2025-10-01", forms="q3").indexed == 0
