@@ -1,7 +1,6 @@
 """`filings mcp`: the warehouse as an MCP server (the official SDK's ``MCPServer``), read-only.
 
-Tools: ``ask``, ``search``, ``metrics``, ``compare``, ``sql``, ``companies`` (and ``coverage`` when the
-facade has it). Resources: ``filings://documents`` (what is stored) and one resource per document page,
+Tools: ``ask``, ``search``, ``metrics``, ``compare``, ``sql``, ``companies``, ``coverage``. Resources: ``filings://documents`` (what is stored) and one resource per document page,
 ``filings://doc/{document_id}/page/{page}`` (the page text with its source). Transport: stdio by default;
 streamable HTTP on loopback with ``--http``.
 
@@ -167,14 +166,14 @@ def build_server(home: str | Path | None = None):
 
     if hasattr(session.filings, "coverage"):
         @server.tool(annotations=read_only)
-        def coverage() -> dict[str, Any]:
-            """Per stored document and core metric of its kind: present / not_printed / missing (a parser gap),
-            and every accounting-identity violation found (assets = liabilities + equity, quarters adding up to
-            the year, comparatives against earlier reports) with both pages."""
-            result = call(session.filings.coverage)
-            if hasattr(result, "to_dict"):
-                result = records(result)
-            return as_jsonable({"coverage": result})
+        def coverage(company: str | None = None, document: str | None = None) -> dict[str, Any]:
+            """How complete the stored metrics are: per document and period, each core metric of its kind as
+            present / derived / missing (a parser gap) / not_printed, with value (exact decimal string in base
+            units), page and printed label or the reason; per-market counts; every accounting-identity violation
+            (assets = liabilities + equity, quarters adding up to the year, comparatives against earlier reports)
+            or restatement with the pages of both sides. `company` (ticker, code or name) or `document`
+            (doc_name or document_id) narrows it: the whole warehouse's report is long."""
+            return as_jsonable(call(session.filings.coverage, company=company or None, document=document or None))
 
     @server.resource("filings://documents", name="documents", mime_type="application/json",
                      description="Every stored document: id, name, market, company, form, period, pages, and the "

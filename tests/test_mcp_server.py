@@ -19,7 +19,7 @@ from mcp.client.stdio import StdioServerParameters
 from viewer_store import build_store
 
 REPO = Path(__file__).resolve().parents[1]
-TOOLS = {"ask", "search", "metrics", "compare", "sql", "companies"}
+TOOLS = {"ask", "search", "metrics", "compare", "sql", "companies", "coverage"}
 
 
 @pytest.fixture(scope="module")
@@ -59,6 +59,7 @@ def test_mcp_session_tools_and_resources(home):
         "compare": {"companies": ["AAPL", "600080"], "metric": "revenue"},
         "sql": {"query": "SELECT count(*) AS n FROM documents"},
         "companies": {"market": "A"},
+        "coverage": {"company": "600080"},
     }
     bad = {
         "ask": {"question": "x" * 5000},
@@ -67,6 +68,7 @@ def test_mcp_session_tools_and_resources(home):
         "compare": {"companies": ["AAPL"], "metric": "no_such_metric"},
         "sql": {"query": "DELETE FROM documents"},
         "companies": {"market": "Mars"},
+        "coverage": {"document": "no_such_document"},
     }
 
     async def script(client):
@@ -117,6 +119,9 @@ def test_mcp_session_tools_and_resources(home):
     assert "unknown metric" in _error(calls["compare"][1])
     assert "refused" in _error(calls["sql"][1]) and "read-only" in _error(calls["sql"][1])
     assert "market must be" in _error(calls["companies"][1])
+    cov = _payload(calls["coverage"][0])
+    assert "600080_jinhuagufen_2025_q3" in json.dumps(cov, ensure_ascii=False)
+    assert "unknown document" in _error(calls["coverage"][1])
     assert "valid string" in _error(wrong_type)
     assert unknown_tool.is_error
 
