@@ -215,8 +215,11 @@ class Filings:
         return company_id
 
     def metrics(self, company: str, years: tuple[int, int] | int | None = None,
-                metrics: list[str] | str | None = None, periods: list[str] | str | None = None) -> pd.DataFrame:
-        """Tidy rows: one per listing, fiscal year, fiscal period and metric, with currency, standard and source."""
+                metrics: list[str] | str | None = None, periods: list[str] | str | None = None,
+                basis: str = "latest") -> pd.DataFrame:
+        """Tidy rows: one per listing, fiscal year, fiscal period and metric, with currency, standard and source.
+        ``basis``: "latest" (default: restated / split-adjusted, from the latest report that prints the period)
+        or "as_reported" (each period as first reported); ``other_basis_value`` holds the other one."""
         if isinstance(years, int):
             years = (years, years)
         if isinstance(metrics, str):
@@ -226,8 +229,17 @@ class Filings:
         ids, unknown = lookup.resolve_metrics(metrics or [])
         if unknown:
             raise FilingsError(f"unknown metric(s) {', '.join(unknown)}: see mappings/metrics.yaml for the ids")
-        rows = lookup.metric_rows(self.con, self.company_id(company), *(years or (None, None)), ids, periods)
+        rows = lookup.metric_rows(self.con, self.company_id(company), *(years or (None, None)), ids, periods, basis)
         return pd.DataFrame(rows)
+
+    def coverage(self, company: str | None = None, document: str | None = None) -> dict:
+        """Core metrics per document and period (present / derived / missing / not_printed, with value, page and
+        printed label or the reason), per-market counts, and every identity violation or restatement with the
+        pages of both sides: {documents, summary, identities, rows, findings} (`filings coverage --json`)."""
+        from warehouse.coverage import report
+
+        return report(self.con, self.company_id(company) if company else None,
+                      self.document_id(document) if document else None)
 
     def compare(self, companies: list[str], metric: str, years: tuple[int, int] | None = None,
                 period: str = "FY") -> pd.DataFrame:
