@@ -13,7 +13,7 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
-from filings import fetch_cli
+from filings import coverage_cli, fetch_cli
 from filings.api import Filings
 from schema.errors import FilingsError
 from schema.models import as_jsonable
@@ -172,6 +172,7 @@ def metrics(company: Annotated[str, typer.Argument(help="Ticker, code (600080, 0
             period: Annotated[str | None, typer.Option("--period", help="FY, Q1..Q4, H1, 9M (default: all)")] = None,
             scale: Annotated[str, typer.Option("--scale", help="units, thousands, millions, billions")] = "millions",
             currency: Annotated[str | None, typer.Option("--currency", help="Only rows in this currency")] = None,
+            basis: Annotated[str, typer.Option("--basis", help="latest (restated / split-adjusted) or as_reported")] = "latest",
             home: HomeOpt = None, as_json: JsonOpt = False) -> None:
     """Exact metrics of one company: value, currency, standard, period and the page or XBRL fact."""
     if scale not in SCALES:
@@ -185,7 +186,11 @@ def metrics(company: Annotated[str, typer.Argument(help="Ticker, code (600080, 0
     if unknown:
         _fail(f"unknown metric(s): {', '.join(unknown)}. Known ids: {', '.join(sorted(lookup.metric_catalogue()))}", 1)
     periods = [p.strip().upper() for p in (period or "").split(",") if p.strip()]
-    rows = lookup.metric_rows(con, company_id, y0, y1, ids, periods)
+    try:
+        rows = lookup.metric_rows(con, company_id, y0, y1, ids, periods, basis)
+    except FilingsError as exc:
+        _fail(str(exc))
+        raise
     if currency:
         rows = [r for r in rows if (r["currency"] or "").upper() == currency.upper()]
     if as_json:
@@ -196,16 +201,20 @@ def metrics(company: Annotated[str, typer.Argument(help="Ticker, code (600080, 0
                   f"(years {years or 'any'}, metric {metric or 'any'}, period {period or 'any'})")
         return
     catalogue = lookup.metric_catalogue()
-    table = Table(title=f"{company_id}: values in {scale} of the currency shown (per-share and share counts unscaled)")
+    table = Table(title=f"{company_id} ({basis} basis): values in {scale} of the currency shown "
+                        "(per-share and share counts unscaled)")
     for col in ("metric", "listing", "period", "period end", "value", "cur", "standard", "source", "kind"):
         table.add_column(col, justify="right" if col == "value" else "left", overflow="fold")
     for r in rows:
         kind = catalogue[r["metric"]].kind
         s = SCALES[scale] if kind == "money" else 0
         flag = " (restated)" if r["restated"] else ""
-        table.add_row(r["metric"], r["stock_code"], f"{r['fiscal_period']} {r['fiscal_year']}", str(r["period_end"]),
+        own_name = (f" (fiscal {r['fiscal_year_label']})" if r["fiscal_year_label"] not in (None, r["fiscal_year"])
+                    else "")
+        table.add_row(r["metric"], r["stock_code"], f"{r['fiscal_period']} {r['fiscal_year']}{own_name}", str(r["period_end"]),
                       _fmt(r["value"], s), r["currency"] or "", r["accounting_standard"] or "",
-                      f"{r['doc_name']} {'p' + r['page'] if (r['page'] or '').isdigit() else r['page'] or ''}",
+                      (f"{r['derivation']['formula']}" if r["derivation"] else
+                       f"{r['doc_name']} {'p' + r['page'] if (r['page'] or '').isdigit() else r['page'] or ''}"),
                       r["source_kind"].replace("_", " ") + flag)
     out.print(table)
 
@@ -301,7 +310,13 @@ def sql_cmd(query: Annotated[str, typer.Argument(help="One read-only SELECT")], 
         out.print(f"(first 1,000 of {len(rows):,} rows; use --json for all)")
 
 
+app.command("coverage")(coverage_cli.coverage)
 fetch_cli.register(app)  # filings fetch, filings update
+from filings.mcp_server import mcp  # noqa: E402  (the MCP server: `filings mcp`)
+from filings.web.command import serve  # noqa: E402  (the web viewer: `filings serve`)
+
+app.command()(serve)
+app.command()(mcp)
 
 
 def main() -> None:

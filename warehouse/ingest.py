@@ -27,8 +27,8 @@ import parsers
 from mappings.companies import alias_key, company_for_cik, company_for_code, normalise_code, slug
 from schema.errors import FilingsError, ParseError
 from schema.models import DocumentInfo, ParsedDocument
+from warehouse import metrics
 from warehouse.manifest import hints_for
-from warehouse.metrics import REBUILD_SQL, document_metric_rows, form_rank
 
 _Q = Decimal("0.000001")
 SKIP_NAMES = {"readme.md", ".ds_store"}
@@ -327,16 +327,8 @@ def _store(con: duckdb.DuckDBPyConnection, path: Path, parsed: ParsedDocument) -
             con.register("_facts", facts)
             con.execute("INSERT INTO facts SELECT * FROM _facts")
             con.unregister("_facts")
-        rows = document_metric_rows(info, parsed.facts) if info.stock_code else []
-        if rows:
-            con.executemany(
-                "INSERT INTO document_metrics VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                [[info.document_id, info.company_id, info.stock_code, info.market, r.fiscal_year, r.fiscal_period,
-                  r.period_end, info.form, r.metric_name, _decimal(r.value), r.currency, info.accounting_standard,
-                  r.original_label, r.original_unit, r.page, "own_report" if r.own else "comparative",
-                  info.period_end, form_rank(info.form), r.concept, r.rank[0] * 100 + r.rank[1]] for r in rows],
-            )
-            rebuild_metrics(con, [info.stock_code])
+        if metrics.store_document_metrics(con, info, parsed.facts):
+            metrics.rebuild(con, [info.stock_code])
         con.execute("COMMIT")
     except BaseException:
         con.execute("ROLLBACK")
@@ -344,5 +336,5 @@ def _store(con: duckdb.DuckDBPyConnection, path: Path, parsed: ParsedDocument) -
 
 
 def rebuild_metrics(con: duckdb.DuckDBPyConnection, stock_codes: list[str]) -> None:
-    con.execute("DELETE FROM financial_metrics WHERE stock_code IN (SELECT unnest(?))", [stock_codes])
-    con.execute(REBUILD_SQL, [stock_codes])
+    """Rebuild both bases of financial_metrics for some listings (warehouse/metrics.py)."""
+    metrics.rebuild(con, stock_codes)

@@ -51,6 +51,7 @@ class UpdateReport:
     fetch: FetchReport
     items: list[UpdateItem] = field(default_factory=list)
     finished_at: dt.datetime | None = None
+    indexed: int = 0  # stored documents an interrupted earlier run left without search units, indexed now
 
     def count(self, status: str) -> int:
         return sum(1 for i in self.items if i.status == status)

@@ -10,7 +10,6 @@ A failure names the entry or the file and the reason; the batch goes on."""
 from __future__ import annotations
 
 import datetime as dt
-import hashlib
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -18,6 +17,7 @@ from pathlib import Path
 from mappings.companies import alias_key, master, normalise_code
 from mappings.sources import vocabulary
 from schema.errors import ConfigError, FilingsError
+from warehouse.ingest import sha256_file
 from warehouse.sources.base import Filing, Listing, RemoteFile, Skip, Source, UnknownCompany, safe_name
 from warehouse.sources.cache import HINT_TYPES, Cache, CacheEntry
 from warehouse.sources.config import FetchConfig, load_config
@@ -111,22 +111,30 @@ class Fetcher:
         return self._sources[market]
 
     # ------------------------------------------------------------------------------ resolution
-    def resolve(self, entry: WatchEntry) -> list[Listing]:
-        """Listings an entry names: by market and code, the company master's listings, or a source's names."""
+    def resolve(self, entry: WatchEntry) -> list[Listing | FilingsError]:
+        """Listings an entry names: by market and code, the company master's listings (a listing its source does
+        not know comes back as its error), or a source's names."""
         if entry.market:
             return [self.source(entry.market).resolve(entry.query)]
         companies, securities = master()
         key = alias_key(entry.query)
         company = next((c for c in companies if key in {alias_key(n) for n in [c.name_en, c.name_zh, *c.aliases] if n}),
                        None)
-        if company is not None:
-            return [self.source(s.market).resolve(s.stock_code) for s in securities if s.company_id == company.company_id]
+        if company is not None:  # each listing on its own: one that its source does not know fails alone
+            out: list[Listing | FilingsError] = []
+            for s in securities:
+                if s.company_id == company.company_id:
+                    try:
+                        out.append(self.source(s.market).resolve(s.stock_code))
+                    except UnknownCompany as exc:
+                        out.append(exc)
+            return out
         market = market_of_code(entry.query)
-        if market:
+        if market in ("A", "HK"):  # digits: a code of that market
             return [self.source(market).resolve(entry.query)]
         suggestions: list[str] = []
         problems: list[str] = []
-        for m in ("US", "A", "HK"):
+        for m in ("US", "A", "HK"):  # a ticker or a name: SEC first, then the names cninfo and HKEX list
             try:
                 return [self.source(m).resolve(entry.query)]
             except UnknownCompany as exc:
@@ -167,6 +175,9 @@ class Fetcher:
                 report.items.append(FetchItem("failed", entry.origin, entry.query, reason=f"{entry.origin}: {exc}"))
                 continue
             for listing in listings:
+                if isinstance(listing, FilingsError):
+                    report.items.append(FetchItem("failed", entry.origin, entry.query, reason=f"{entry.origin}: {listing}"))
+                    continue
                 report.listings.append(listing)
                 kinds = vocab.kinds_for(entry.forms or forms, listing.market)
                 if not kinds:
@@ -239,7 +250,7 @@ class Fetcher:
         self.on_event(f"download {dest.name}")
         try:
             if dest.is_file() and check_file(dest, remote.expect) is None:
-                sha, size = _sha256(dest), dest.stat().st_size  # verified earlier; its manifest line was lost
+                sha, size = sha256_file(dest), dest.stat().st_size  # verified earlier; its manifest line was lost
             else:
                 done = source.http.download(remote.url, dest, remote.expect)
                 sha, size = done.sha256, done.bytes
@@ -300,11 +311,3 @@ def supersede_within(filings: list[Filing]) -> tuple[list[Filing], list[Skip]]:
 def _complete(entries: list[CacheEntry]) -> bool:
     expected = max((e.filing_files or 0 for e in entries), default=0)
     return len(entries) >= expected
-
-
-def _sha256(path: Path) -> str:
-    h = hashlib.sha256()
-    with path.open("rb") as fh:
-        for block in iter(lambda: fh.read(1 << 20), b""):
-            h.update(block)
-    return h.hexdigest()
