@@ -11,7 +11,6 @@ import datetime as dt
 import hashlib
 import json
 import multiprocessing
-import os
 import time
 import uuid
 from collections.abc import Callable, Iterable, Iterator
@@ -27,7 +26,7 @@ import parsers
 from mappings.companies import alias_key, company_for_cik, company_for_code, normalise_code, slug
 from schema.errors import FilingsError, ParseError
 from schema.models import DocumentInfo, ParsedDocument
-from warehouse.manifest import hints_for
+from warehouse.parse_pool import default_workers, parse_job
 from warehouse.metrics import REBUILD_SQL, document_metric_rows, form_rank
 
 _Q = Decimal("0.000001")
@@ -81,18 +80,7 @@ def walk(paths: Iterable[str | Path]) -> Iterator[tuple[Path, bool]]:
             yield path, True
 
 
-def _parse_job(path: Path) -> tuple[ParsedDocument | None, str | None]:
-    """Parse one file (runs in a worker process): (document, None) or (None, one-line reason)."""
-    try:
-        return parsers.parse(path, hints=hints_for(path)), None
-    except FilingsError as exc:
-        return None, str(exc)
-    except Exception as exc:  # a parser bug must not stop the batch; the report names it
-        return None, f"{path}: internal error while parsing ({type(exc).__name__}: {exc})"
-
-
-def default_workers() -> int:
-    return max(1, min(int(os.environ.get("FILINGS_WORKERS", "0") or 0) or (os.cpu_count() or 1), 8))
+_parse_job = parse_job  # parse one file (in a worker process): (document, None) or (None, one-line reason)
 
 
 def ingest(con: duckdb.DuckDBPyConnection, paths: Iterable[str | Path],
