@@ -11,6 +11,7 @@ Frames keep exact values: ``value`` columns hold ``decimal.Decimal`` (object dty
 
 from __future__ import annotations
 
+import datetime as dt
 import warnings
 from collections.abc import Callable
 from pathlib import Path
@@ -96,6 +97,36 @@ class Filings:
             if on_progress:
                 on_progress(doc_name)
         return done
+
+    # fetching -------------------------------------------------------------------------------------
+    def fetch(self, *watchlist: str | Path, since=None, forms: list[str] | str = (), languages: list[str] | str = (),
+              dry_run: bool = False, on_event: Callable[[str], None] | None = None):
+        """Download new filings of a watchlist (a watchlist.csv and/or codes, tickers, names) from SEC EDGAR,
+        cninfo and HKEXnews into ``<home>/cache``; nothing is ingested (see :meth:`update`). Returns the
+        FetchReport (fetched, unchanged, skipped, failed, each with its reason)."""
+        from warehouse.sources.fetch import Fetcher
+        from warehouse.sources.watchlist import watch_entries
+
+        with Fetcher(self.home, on_event=on_event, dry_run=dry_run) as fetcher:
+            return fetcher.run(watch_entries([str(w) for w in watchlist]), _date(since), _words(forms), _words(languages))
+
+    def update(self, *watchlist: str | Path, since=None, forms: list[str] | str = (), languages: list[str] | str = (),
+               index: bool = True, on_event: Callable[[str], None] | None = None):
+        """Fetch, then ingest what is new (and index it unless ``index=False``); a corrected report replaces the
+        report it corrects. Returns the UpdateReport (added, superseded, unchanged, skipped, failed)."""
+        from warehouse import update as update_mod
+        from warehouse.sources.watchlist import watch_entries
+
+        def on_removed(document_id: str, market: str | None) -> None:
+            from vectorstore.index import collection_for
+
+            if self.index.exists() and self.index.engine.has_collection(collection_for(market)):
+                self.index.engine.delete_document(collection_for(market), document_id)
+
+        return update_mod.update(self.con, self.home, watch_entries([str(w) for w in watchlist]),
+                                 ingest=lambda paths: self.ingest(*paths, index=index), on_removed=on_removed,
+                                 since=_date(since), forms=_words(forms), languages=_words(languages),
+                                 on_event=on_event)
 
     # questions -----------------------------------------------------------------------------------
     @property
@@ -214,3 +245,18 @@ class Filings:
         wide = tidy.pivot_table(index=["company_id", "stock_code", "currency", "accounting_standard"],
                                 columns="fiscal_year", values="value", aggfunc="first")
         return wide.reset_index()
+
+
+def _words(value: list[str] | tuple[str, ...] | str | None) -> tuple[str, ...]:
+    if isinstance(value, str):
+        value = value.split(",")
+    return tuple(w.strip() for w in value or () if w and w.strip())
+
+
+def _date(value) -> dt.date | None:
+    if value is None or isinstance(value, dt.date):
+        return value
+    try:
+        return dt.date.fromisoformat(str(value))
+    except ValueError:
+        raise FilingsError(f"since must be a date like 2024-01-31 (got {value!r})") from None

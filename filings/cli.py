@@ -11,7 +11,7 @@ import typer
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-from filings import ingest_report, output
+from filings import fetch_cli, ingest_report, output
 from filings.api import Filings
 from filings.output import add_row, line, markup_safe
 from schema import limits
@@ -265,6 +265,9 @@ def sql_cmd(query: Annotated[str, typer.Argument(help="One read-only SELECT")], 
     if result.truncated:
         line(out, f"(first {limit:,} rows; there are more: narrow the query, or use --json for up to "
                   f"{limits.SQL_MAX_ROWS.value():,})")
+
+
+fetch_cli.register(app)  # filings fetch, filings update
 
 
 def main() -> None:

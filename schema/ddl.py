@@ -140,9 +140,20 @@ TABLES = {
         finished_at TIMESTAMP,
         path VARCHAR NOT NULL,
         document_id VARCHAR,
-        status VARCHAR NOT NULL,          -- added | unchanged | failed
+        status VARCHAR NOT NULL,          -- added | unchanged | failed | skipped | superseded
         reason VARCHAR,
         seconds DOUBLE
+    """,
+    # Documents a corrected version replaced (`filings update`): their rows are removed from every table and
+    # a later ingest of the same file is skipped.
+    "superseded": """
+        document_id VARCHAR PRIMARY KEY,  -- sha256 of the replaced file
+        superseded_by VARCHAR NOT NULL,   -- document_id of the corrected version
+        source_id VARCHAR,                -- the replaced file's id at its source (cninfo:..., hkex:...)
+        doc_name VARCHAR,
+        stock_code VARCHAR,
+        reason VARCHAR,
+        superseded_at TIMESTAMP NOT NULL
     """,
     "meta": """
         key VARCHAR PRIMARY KEY,

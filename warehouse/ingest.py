@@ -114,7 +114,12 @@ def ingest(con: duckdb.DuckDBPyConnection, paths: Iterable[str | Path],
         known = document_id in seen or con.execute(
             "SELECT 1 FROM documents WHERE document_id = ?", [document_id]).fetchone()
         seen.add(document_id)
-        if known:
+        replaced = None if known else con.execute(
+            "SELECT superseded_by FROM superseded WHERE document_id = ?", [document_id]).fetchone()
+        if replaced:
+            finish(DocumentResult(path=str(path), status="skipped", document_id=document_id,
+                                  reason=f"{path}: superseded by the corrected document {replaced[0]}; not ingested"))
+        elif known:
             finish(DocumentResult(path=str(path), status="unchanged", document_id=document_id))
         else:
             todo.append((path, document_id))
