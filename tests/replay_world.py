@@ -35,7 +35,6 @@ import threading
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from urllib.parse import parse_qs
 
 from werkzeug.wrappers import Request, Response
 

@@ -21,7 +21,7 @@ from typer.testing import CliRunner
 from conftest import require_corpus
 from filings.api import Filings
 from filings.cli import app
-from replay_world import CnRow, HkCompany, HkRow, ReplayWorld, corpus_world
+from replay_world import CnRow, ReplayWorld, corpus_world
 from warehouse.sources.sec import exhibit_matches
 from warehouse.sources.verify import Expect, check_file
 from warehouse.sources.watchlist import read_watchlist

@@ -30,7 +30,8 @@ class Cninfo(Source):
         headers = {"User-Agent": config.user_agent or "filings-warehouse/0.1",
                    "Accept": "application/json, text/plain, */*", "X-Requested-With": "XMLHttpRequest",
                    "Origin": base, "Referer": f"{base}/new/commonUrl/pageOfSearch?url=disclosure/list/search"}
-        super().__init__(config, cache_dir, http or Http("cninfo", config.cninfo.rate, headers, config.timeout, config.retries, config.backoff))
+        super().__init__(config, cache_dir, http or Http("cninfo", config.cninfo.rate, headers, config.timeout,
+                                                         config.retries, config.backoff))
         self.base = base
         self.static = config.cninfo.static_url.rstrip("/")
         self._stocks: dict[str, dict] | None = None

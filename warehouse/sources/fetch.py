@@ -10,7 +10,6 @@ A failure names the entry or the file and the reason; the batch goes on."""
 from __future__ import annotations
 
 import datetime as dt
-import hashlib
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -18,6 +17,7 @@ from pathlib import Path
 from mappings.companies import alias_key, master, normalise_code
 from mappings.sources import vocabulary
 from schema.errors import ConfigError, FilingsError
+from warehouse.ingest import sha256_file
 from warehouse.sources.base import Filing, Listing, RemoteFile, Skip, Source, UnknownCompany, safe_name
 from warehouse.sources.cache import HINT_TYPES, Cache, CacheEntry
 from warehouse.sources.config import FetchConfig, load_config
@@ -239,7 +239,7 @@ class Fetcher:
         self.on_event(f"download {dest.name}")
         try:
             if dest.is_file() and check_file(dest, remote.expect) is None:
-                sha, size = _sha256(dest), dest.stat().st_size  # verified earlier; its manifest line was lost
+                sha, size = sha256_file(dest), dest.stat().st_size  # verified earlier; its manifest line was lost
             else:
                 done = source.http.download(remote.url, dest, remote.expect)
                 sha, size = done.sha256, done.bytes
@@ -300,11 +300,3 @@ def supersede_within(filings: list[Filing]) -> tuple[list[Filing], list[Skip]]:
 def _complete(entries: list[CacheEntry]) -> bool:
     expected = max((e.filing_files or 0 for e in entries), default=0)
     return len(entries) >= expected
-
-
-def _sha256(path: Path) -> str:
-    h = hashlib.sha256()
-    with path.open("rb") as fh:
-        for block in iter(lambda: fh.read(1 << 20), b""):
-            h.update(block)
-    return h.hexdigest()

@@ -53,7 +53,8 @@ class HkexNews(Source):
         base = config.hkex.base_url.rstrip("/")
         headers = {"User-Agent": config.user_agent or "filings-warehouse/0.1", "Accept": "application/json, */*",
                    "Referer": f"{base}/search/titlesearch.xhtml"}
-        super().__init__(config, cache_dir, http or Http("hkex", config.hkex.rate, headers, config.timeout, config.retries, config.backoff))
+        super().__init__(config, cache_dir, http or Http("hkex", config.hkex.rate, headers, config.timeout,
+                                                         config.retries, config.backoff))
         self.base = base
 
     def _prefix(self, code5: str, market: str) -> list[dict]:

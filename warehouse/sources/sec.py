@@ -9,13 +9,12 @@ from __future__ import annotations
 
 import datetime as dt
 import re
-from urllib.parse import urljoin
 
 from lxml import html as lxml_html
 
 from mappings.sources import vocabulary
 from schema.fiscal import fiscal_year_of
-from warehouse.sources.base import Filing, Listing, RemoteFile, Skip, Source, SourceError, UnknownCompany, closest, safe_name
+from warehouse.sources.base import Filing, Listing, RemoteFile, Source, SourceError, UnknownCompany, closest, safe_name, within
 from warehouse.sources.http import Http, HttpError
 from warehouse.sources.verify import Expect
 
@@ -57,7 +56,8 @@ class SecEdgar(Source):
 
     def __init__(self, config, cache_dir, http: Http | None = None):
         headers = {"User-Agent": config.sec_user_agent(), "Accept-Encoding": "gzip, deflate"}
-        super().__init__(config, cache_dir, http or Http("sec", config.sec.rate, headers, config.timeout, config.retries, config.backoff))
+        super().__init__(config, cache_dir, http or Http("sec", config.sec.rate, headers, config.timeout,
+                                                         config.retries, config.backoff))
         self.base = config.sec.base_url.rstrip("/")
         self.data = config.sec.data_url.rstrip("/")
         self._tickers: dict[str, tuple[str, str]] | None = None
@@ -172,9 +172,12 @@ class SecEdgar(Source):
             if not name:
                 continue
             size = cells[4].text_content().strip()
+            url = within(folder, safe_name(name[0]))
+            if url is None or safe_name(name[0]) != name[0]:
+                continue  # a name that is not a plain file of this filing's folder
             rows.append({"description": cells[1].text_content().strip(), "name": name[0],
                          "type": cells[3].text_content().strip(), "size": int(size) if size.isdigit() else None,
-                         "url": urljoin(folder, name[0])})
+                         "url": url})
         if not rows:
             raise SourceError(f"{page.url}: no document table in the filing index")
         return rows
