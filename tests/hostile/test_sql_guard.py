@@ -269,5 +269,6 @@ def test_facade_refuses_with_the_documented_error(home):
             f.sql("SELECT '")
         with pytest.raises(QueryRefused):
             f.sql("SELECT /* unclosed")
-        frame = f.sql("SELECT * FROM range(50)", max_rows=10)
+        with pytest.warns(UserWarning, match="first 10 rows"):
+            frame = f.sql("SELECT * FROM range(50)", max_rows=10)
         assert len(frame) == 10 and frame.attrs["truncated"]
