@@ -451,9 +451,10 @@ class ReplayWorld:
                 continue
             rows.append(r)
         rows.sort(key=lambda r: r.when, reverse=True)
-        rendered = [self._hk_row(company, r, len(rows)) for r in rows]
-        body = {"result": gson(rendered), "hasNextRow": False, "sortList": "[[0,0]]", "rowRange": 100,
-                "lang": code, "loadedRecord": len(rows), "recordCnt": len(rows)}
+        row_range = int(a.get("rowRange", 100))
+        rendered = [self._hk_row(company, r, len(rows)) for r in rows[:row_range]]
+        body = {"result": gson(rendered), "hasNextRow": len(rows) > row_range, "sortList": "[[0,0]]",
+                "rowRange": row_range, "lang": code, "loadedRecord": len(rendered), "recordCnt": len(rows)}
         return Response(json.dumps(body, ensure_ascii=False, separators=(",", ":")), 200, content_type="application/json")
 
     def _hk_row(self, c: HkCompany, r: HkRow, total: int) -> dict:
