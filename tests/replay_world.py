@@ -188,6 +188,9 @@ class ReplayWorld:
         else:
             docs.append({"name": primary, "type": form, "description": form,
                          "body": ixbrl(f["ticker"], f["cik"], f["name"], base, period, fy, fp, f["accessionNumber"])})
+        if f.get("x_ex13"):  # an annual report exhibit (IBM and Wells Fargo file their statements this way)
+            docs.append({"name": primary.replace(".htm", "xex13.htm"), "type": "EX-13", "description": "EX-13",
+                         "body": ixbrl(f["ticker"], f["cik"], f["name"], base, period, fy, fp, f["accessionNumber"] + "ex13")})
         if base == "8-K":
             docs.append({"name": primary.replace(".htm", "ex991.htm"), "type": "EX-99.1", "description": "EX-99.1",
                          "body": press_release(f["name"], period, f["accessionNumber"])})
