@@ -301,6 +301,11 @@ def sql_cmd(query: Annotated[str, typer.Argument(help="One read-only SELECT")], 
 
 app.command("coverage")(coverage_cli.coverage)
 fetch_cli.register(app)  # filings fetch, filings update
+from filings.mcp_server import mcp  # noqa: E402  (the MCP server: `filings mcp`)
+from filings.web.command import serve  # noqa: E402  (the web viewer: `filings serve`)
+
+app.command()(serve)
+app.command()(mcp)
 
 
 def main() -> None:
