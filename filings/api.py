@@ -121,7 +121,7 @@ class Filings:
             if self.index.exists() and self.index.engine.has_collection(collection_for(market)):
                 self.index.engine.delete_document(collection_for(market), document_id)
 
-        report = update_mod.update(self.con, self.home, watch_entries([str(w) for w in watchlist]),
+        report = update_mod.update(lambda: self.con, self.home, watch_entries([str(w) for w in watchlist]),
                                    ingest=lambda paths: self.ingest(*paths, index=index), on_removed=on_removed,
                                    since=_date(since), forms=_words(forms), languages=_words(languages),
                                    on_event=on_event)
