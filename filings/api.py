@@ -123,10 +123,16 @@ class Filings:
             if self.index.exists() and self.index.engine.has_collection(collection_for(market)):
                 self.index.engine.delete_document(collection_for(market), document_id)
 
-        return update_mod.update(self.con, self.home, watch_entries([str(w) for w in watchlist]),
-                                 ingest=lambda paths: self.ingest(*paths, index=index), on_removed=on_removed,
-                                 since=_date(since), forms=_words(forms), languages=_words(languages),
-                                 on_event=on_event)
+        report = update_mod.update(lambda: self.con, self.home, watch_entries([str(w) for w in watchlist]),
+                                   ingest=lambda paths: self.ingest(*paths, index=index), on_removed=on_removed,
+                                   since=_date(since), forms=_words(forms), languages=_words(languages),
+                                   on_event=on_event)
+        if index:  # documents an earlier, interrupted run stored but did not index
+            ids = [i.document_id for i in report.items if i.status == "unchanged" and i.document_id]
+            names = [r[0] for r in self.con.execute("SELECT doc_name FROM documents WHERE document_id IN "
+                                                    "(SELECT unnest(?))", [ids]).fetchall()] if ids else []
+            report.indexed = self.index_missing(only=names) if names else 0
+        return report
 
     # questions -----------------------------------------------------------------------------------
     @property
@@ -220,8 +226,11 @@ class Filings:
         return company_id
 
     def metrics(self, company: str, years: tuple[int, int] | int | None = None,
-                metrics: list[str] | str | None = None, periods: list[str] | str | None = None) -> pd.DataFrame:
-        """Tidy rows: one per listing, fiscal year, fiscal period and metric, with currency, standard and source."""
+                metrics: list[str] | str | None = None, periods: list[str] | str | None = None,
+                basis: str = "latest") -> pd.DataFrame:
+        """Tidy rows: one per listing, fiscal year, fiscal period and metric, with currency, standard and source.
+        ``basis``: "latest" (default: restated / split-adjusted, from the latest report that prints the period)
+        or "as_reported" (each period as first reported); ``other_basis_value`` holds the other one."""
         if isinstance(years, int):
             years = (years, years)
         if isinstance(metrics, str):
@@ -231,8 +240,17 @@ class Filings:
         ids, unknown = lookup.resolve_metrics(metrics or [])
         if unknown:
             raise FilingsError(f"unknown metric(s) {', '.join(unknown)}: see mappings/metrics.yaml for the ids")
-        rows = lookup.metric_rows(self.con, self.company_id(company), *(years or (None, None)), ids, periods)
+        rows = lookup.metric_rows(self.con, self.company_id(company), *(years or (None, None)), ids, periods, basis)
         return pd.DataFrame(rows)
+
+    def coverage(self, company: str | None = None, document: str | None = None) -> dict:
+        """Core metrics per document and period (present / derived / missing / not_printed, with value, page and
+        printed label or the reason), per-market counts, and every identity violation or restatement with the
+        pages of both sides: {documents, summary, identities, rows, findings} (`filings coverage --json`)."""
+        from warehouse.coverage import report
+
+        return report(self.con, self.company_id(company) if company else None,
+                      self.document_id(document) if document else None)
 
     def compare(self, companies: list[str], metric: str, years: tuple[int, int] | None = None,
                 period: str = "FY") -> pd.DataFrame:

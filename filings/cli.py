@@ -11,7 +11,7 @@ import typer
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-from filings import fetch_cli, ingest_report, output
+from filings import coverage_cli, fetch_cli, ingest_report, output
 from filings.api import Filings
 from filings.output import add_row, line, markup_safe
 from schema import limits
@@ -142,6 +142,7 @@ def metrics(company: Annotated[str, typer.Argument(help="Ticker, code (600080, 0
             period: Annotated[str | None, typer.Option("--period", help="FY, Q1..Q4, H1, 9M (default: all)")] = None,
             scale: Annotated[str, typer.Option("--scale", help="units, thousands, millions, billions")] = "millions",
             currency: Annotated[str | None, typer.Option("--currency", help="Only rows in this currency")] = None,
+            basis: Annotated[str, typer.Option("--basis", help="latest (restated / split-adjusted) or as_reported")] = "latest",
             home: HomeOpt = None, as_json: JsonOpt = False) -> None:
     """Exact metrics of one company: value, currency, standard, period and the page or XBRL fact."""
     if scale not in SCALES:
@@ -155,7 +156,11 @@ def metrics(company: Annotated[str, typer.Argument(help="Ticker, code (600080, 0
     if unknown:
         _fail(f"unknown metric(s): {', '.join(unknown)}. Known ids: {', '.join(sorted(lookup.metric_catalogue()))}", 1)
     periods = [p.strip().upper() for p in (period or "").split(",") if p.strip()]
-    rows = lookup.metric_rows(con, company_id, y0, y1, ids, periods)
+    try:
+        rows = lookup.metric_rows(con, company_id, y0, y1, ids, periods, basis)
+    except FilingsError as exc:
+        _fail(str(exc))
+        raise
     if currency:
         rows = [r for r in rows if (r["currency"] or "").upper() == currency.upper()]
     if as_json:
@@ -166,16 +171,19 @@ def metrics(company: Annotated[str, typer.Argument(help="Ticker, code (600080, 0
                   f"(years {years or 'any'}, metric {metric or 'any'}, period {period or 'any'})")
         return
     catalogue = lookup.metric_catalogue()
-    table = output.table(f"{company_id}: values in {scale} of the currency shown (per-share and share counts "
-                         "unscaled)", "metric", "listing", "period", "period end", "value", "cur", "standard",
-                         "source", "kind", right={"value"})
+    table = output.table(f"{company_id} ({basis} basis): values in {scale} of the currency shown (per-share and "
+                         "share counts unscaled)", "metric", "listing", "period", "period end", "value", "cur",
+                         "standard", "source", "kind", right={"value"})
     for r in rows:
         kind = catalogue[r["metric"]].kind
         s = SCALES[scale] if kind == "money" else 0
         flag = " (restated)" if r["restated"] else ""
-        add_row(table, r["metric"], r["stock_code"], f"{r['fiscal_period']} {r['fiscal_year']}", str(r["period_end"]),
-                _fmt(r["value"], s), r["currency"] or "", r["accounting_standard"] or "",
-                f"{r['doc_name']} {'p' + r['page'] if (r['page'] or '').isdigit() else r['page'] or ''}",
+        own_name = (f" (fiscal {r['fiscal_year_label']})" if r["fiscal_year_label"] not in (None, r["fiscal_year"])
+                    else "")
+        add_row(table, r["metric"], r["stock_code"], f"{r['fiscal_period']} {r['fiscal_year']}{own_name}",
+                str(r["period_end"]), _fmt(r["value"], s), r["currency"] or "", r["accounting_standard"] or "",
+                (f"{r['derivation']['formula']}" if r["derivation"] else
+                 f"{r['doc_name']} {'p' + r['page'] if (r['page'] or '').isdigit() else r['page'] or ''}"),
                 r["source_kind"].replace("_", " ") + flag)
     out.print(table)
 
@@ -267,7 +275,13 @@ def sql_cmd(query: Annotated[str, typer.Argument(help="One read-only SELECT")], 
                   f"{limits.SQL_MAX_ROWS.value():,})")
 
 
+app.command("coverage")(coverage_cli.coverage)
 fetch_cli.register(app)  # filings fetch, filings update
+from filings.mcp_server import mcp  # noqa: E402  (the MCP server: `filings mcp`)
+from filings.web.command import serve  # noqa: E402  (the web viewer: `filings serve`)
+
+app.command()(serve)
+app.command()(mcp)
 
 
 def main() -> None:

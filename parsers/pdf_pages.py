@@ -70,11 +70,16 @@ _CHECKED = {0xF052: "☑", 0xF0FE: "☑"}
 _NUMERIC = re.compile(r"^[(\-–]?[\d,.]+%?\)?$")
 
 
+Box = tuple[float, float, float, float]  # (left, bottom, right, top) in PDF user space
+
+
 @dataclass
 class Cell:
     text: str
     x0: float
     x1: float
+    # one loose character box per character of ``text`` (None for a space put between two characters)
+    boxes: list[Box | None] = field(default_factory=list)
 
 
 @dataclass
@@ -194,11 +199,11 @@ def page_rows(page: pdfium.PdfPage, stats: dict | None = None) -> list[Row]:
             row = Row(y=mid, height=height)
             rows.append(row)
             members.append([])
-        members[-1].append((left, right, ch, sp))
+        members[-1].append((left, right, ch, sp, bottom, top))
     for row, chs in zip(rows, members):
         chs.sort(key=lambda c: c[0])
         merged: list[Cell] = []
-        for left, right, ch, sp in chs:
+        for left, right, ch, sp, bottom, top in chs:
             prev = merged[-1] if merged else None
             gap = left - prev.x1 if prev is not None else None
             if prev is not None and gap < row.height * 0.9:
@@ -206,11 +211,16 @@ def page_rows(page: pdfium.PdfPage, stats: dict | None = None) -> list[Row]:
                 if sep and gap < row.height * 0.6 and _date_join(prev.text, ch):
                     sep = ""
                 prev.text, prev.x1 = prev.text + sep + ch, max(prev.x1, right)
+                if sep:
+                    prev.boxes.append(None)
+                prev.boxes.append((left, bottom, right, top))
             else:
-                merged.append(Cell(ch, left, right))
+                merged.append(Cell(ch, left, right, [(left, bottom, right, top)]))
         row.cells = _join_spaced_cjk(merged, row.height)
         for cell in row.cells:
-            cell.text = _SPACES.sub(" ", cell.text).strip()
+            folded = _SPACES.sub(" ", cell.text).strip()
+            if folded != cell.text:  # characters never carry whitespace, so this does not happen in practice
+                cell.text, cell.boxes = folded, [None] * len(folded)
         row.cells = [c for c in row.cells if c.text]
     return [r for r in rows if r.cells]
 
@@ -230,7 +240,8 @@ def _join_spaced_cjk(cells: list[Cell], height: float) -> list[Cell]:
         ):
             j += 1
         if j - i >= 2:
-            out.append(Cell("".join(c.text for c in cells[i : j + 1]), cells[i].x0, cells[j].x1))
+            out.append(Cell("".join(c.text for c in cells[i : j + 1]), cells[i].x0, cells[j].x1,
+                            [b for c in cells[i : j + 1] for b in c.boxes]))
         else:
             out.extend(cells[i : j + 1])
         i = j + 1
@@ -287,6 +298,32 @@ def page_text(rows: list[Row], width: float = 0.0) -> str:
     """Rows as page text (see the module docstring), bilingual prose columns split."""
     columns = split_bilingual_columns(rows, width) or [rows]
     return "\n".join(r.text for col in columns for r in col)
+
+
+def page_text_boxes(page: pdfium.PdfPage, max_chars: int | None = None) -> tuple[str, list[Box | None]]:
+    """The page's text-layer text exactly as :func:`read_pages` stores it (without OCR), and for every
+    character of it the loose box of the glyph it came from (None for a space or line break put between
+    glyphs). A character span of ``Page.text`` maps to boxes through this, e.g. to highlight a quote."""
+    rows = page_rows(page)
+    columns = split_bilingual_columns(rows, page.get_width()) or [rows]
+    parts: list[str] = []
+    boxes: list[Box | None] = []
+    for row in (r for col in columns for r in col):
+        if parts:
+            parts.append("\n")
+            boxes.append(None)
+        for k, cell in enumerate(row.cells):
+            if k:
+                parts.append(" ")
+                boxes.append(None)
+            parts.append(cell.text)
+            boxes.extend(cell.boxes)
+    text = "".join(parts)
+    folded = fold(text)
+    if folded != text:  # cells are folded already; keep text and boxes aligned if that ever changes
+        boxes = [None] * len(folded)
+    text, _ = cap_text(folded, max_chars)
+    return text, boxes[: len(text)]
 
 
 def cap_text(text: str, limit: int | None = None) -> tuple[str, bool]:

@@ -21,7 +21,7 @@ from typer.testing import CliRunner
 from conftest import require_corpus
 from filings.api import Filings
 from filings.cli import app
-from replay_world import CnRow, ReplayWorld, corpus_world
+from replay_world import CnRow, HkCompany, HkRow, ReplayWorld, corpus_world
 from warehouse.sources.sec import exhibit_matches
 from warehouse.sources.verify import Expect, check_file
 from warehouse.sources.watchlist import read_watchlist
@@ -288,3 +288,60 @@ def test_signature_checks(tmp_path):
     h.write_bytes(b"<html><body>hi</body></html>")
     assert "not an inline XBRL" in check_file(h, Expect("ixbrl")) and check_file(h, Expect("html")) is None
     assert "bytes where the listing says" in check_file(h, Expect("html", size=10))
+
+
+def test_cninfo_pages_until_the_listing_ends(world, tmp_path):
+    q3 = require_corpus("cn", "600080_jinhuagufen_2025_q3.pdf")
+    notices = [CnRow(f"12249{n:05d}", f"金花股份关于2025年第三季度报告的提示性公告{n}", dt.date(2025, 11, 1) + dt.timedelta(days=n),
+                     b"%PDF-1.4\n%%EOF\n", "category_sjdbg_szsh") for n in range(35)]
+    world.cninfo_company("600080", notices + [
+        CnRow("1224888001", "金花股份2025年第三季度报告", dt.date(2025, 10, 30), q3, "category_sjdbg_szsh")])
+    report = Filings(tmp_path / "h").fetch("600080", since="2025-10-01", forms="q3")
+    assert [i.source_id for i in items(report, "fetched")] == ["cninfo:1224888001"]  # the oldest row: page 2
+    assert len(items(report, "skipped")) == 35 and all("notice" in i.reason for i in items(report, "skipped"))
+    assert sum(1 for _t, _m, p, _s in world.log if p == "/new/hisAnnouncement/query") == 2
+
+
+def test_names_resolve_through_the_company_master_and_the_sources(world, tmp_path):
+    f = Filings(tmp_path / "h")
+    by_alias = f.fetch("金花股份", since="2025-10-01", forms="q3", dry_run=True)
+    assert [(i.code, i.form) for i in items(by_alias, "planned")] == [("600080", "q3")]
+    by_name = f.fetch("TENCENT", since="2026-08-01", forms="interim", dry_run=True)  # HKEX's own stock list
+    assert [i.code for i in items(by_name, "planned")] == ["0700.HK"]
+    both = f.fetch("药明康德", since="2025-01-01", forms="annual", dry_run=True)  # A + H listings of one company
+    assert {l.code for l in both.listings} == {"603259"} and [i.query for i in both.failed] == ["药明康德"]
+    assert "2359.HK" in both.failed[0].reason or "02359" in both.failed[0].reason
+
+
+def test_hkex_answer_with_more_rows_is_asked_again_for_all(world, tmp_path):
+    alco = world.hk["00328"]
+    notices = [HkRow(f"118{n:05d}", "C", f"股息公告 {n}", dt.datetime(2025, 7, 1, 9) + dt.timedelta(days=n), b"",
+                     "公告及通告 - [股息或分派]", 10000, -2, 3) for n in range(120)]
+    world.hkex_company(HkCompany(alco.code5, alco.stock_id, alco.name, rows=alco.rows + notices))
+    report = Filings(tmp_path / "h").fetch("0328.HK", since="2025-06-01", forms="results", languages="zh", dry_run=True)
+    assert [i.source_id for i in items(report, "planned")] == ["hkex:11700001:zh"]  # the oldest of 121 rows
+    servlet = [s for _t, _m, p, s in world.log if p == "/search/titleSearchServlet.do"]
+    assert len(servlet) == 2  # rowRange 100, then every row
+
+
+def test_annual_report_exhibit_and_amendment_are_recorded(world, tmp_path):
+    """IBM's FY2024 10-K (the corpus file, with its schema and linkbases) filed with an EX-13, and a 10-K/A;
+    the submissions JSON is built in the recorded shape (IBM's is not recorded)."""
+    rows = [("0000051143-25-000015", "2025-02-25", "10-K", True), ("0000051143-25-000040", "2025-04-01", "10-K/A", False)]
+    recent = {"accessionNumber": [r[0] for r in rows], "filingDate": [r[1] for r in rows],
+              "reportDate": ["2024-12-31"] * 2, "form": [r[2] for r in rows], "items": [""] * 2,
+              "primaryDocument": ["ibm-20241231.htm", "ibm-20241231a.htm"], "isInlineXBRL": [1, 1],
+              "primaryDocDescription": ["10-K", "10-K/A"]}
+    world.add_submissions(json.dumps({"cik": "0000051143", "name": "INTERNATIONAL BUSINESS MACHINES CORP",
+                                      "tickers": ["IBM"], "fiscalYearEnd": "1231",
+                                      "filings": {"recent": recent, "files": []}}).encode())
+    world.sec_filings[(51143, "000005114325000015")]["x_ex13"] = True
+    f = Filings(tmp_path / "h")
+    report = f.fetch("IBM", since="2025-01-01", forms="annual")
+    assert not report.failed
+    manifest = {m["source_id"]: m for m in map(json.loads, (tmp_path / "h/cache/sec/IBM/documents.jsonl").read_text().splitlines())}
+    ex13 = manifest["sec:0000051143-25-000015/ibm-20241231xex13.htm"]
+    assert ex13["exhibit"] == "EX-13" and ex13["role"] == "document"
+    assert manifest["sec:0000051143-25-000015"]["sha256"] == sha(world.ixbrl_corpus["ibm-20241231.htm"])
+    assert manifest["sec:0000051143-25-000040"]["form"] == "10-K/A"
+    assert manifest["sec:0000051143-25-000040"]["amends"] == "sec:0000051143-25-000015"

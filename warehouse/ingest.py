@@ -23,8 +23,7 @@ import pyarrow as pa
 from mappings.companies import alias_key, company_for_cik, company_for_code, normalise_code, slug
 from schema.errors import FilingsError
 from schema.models import DocumentInfo, ParsedDocument
-from warehouse import walk
-from warehouse.metrics import REBUILD_SQL, document_metric_rows, form_rank
+from warehouse import metrics, walk
 from warehouse.parse_pool import default_workers, parse_files
 
 _Q = Decimal("0.000001")
@@ -278,16 +277,8 @@ def _store(con: duckdb.DuckDBPyConnection, path: Path, parsed: ParsedDocument) -
             con.register("_facts", facts)
             con.execute("INSERT INTO facts SELECT * FROM _facts")
             con.unregister("_facts")
-        rows = document_metric_rows(info, parsed.facts) if info.stock_code else []
-        if rows:
-            con.executemany(
-                "INSERT INTO document_metrics VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                [[info.document_id, info.company_id, info.stock_code, info.market, r.fiscal_year, r.fiscal_period,
-                  r.period_end, info.form, r.metric_name, _decimal(r.value), r.currency, info.accounting_standard,
-                  r.original_label, r.original_unit, r.page, "own_report" if r.own else "comparative",
-                  info.period_end, form_rank(info.form), r.concept, r.rank[0] * 100 + r.rank[1]] for r in rows],
-            )
-            rebuild_metrics(con, [info.stock_code])
+        if metrics.store_document_metrics(con, info, parsed.facts):
+            metrics.rebuild(con, [info.stock_code])
         con.execute("COMMIT")
     except BaseException:
         con.execute("ROLLBACK")
@@ -295,5 +286,5 @@ def _store(con: duckdb.DuckDBPyConnection, path: Path, parsed: ParsedDocument) -
 
 
 def rebuild_metrics(con: duckdb.DuckDBPyConnection, stock_codes: list[str]) -> None:
-    con.execute("DELETE FROM financial_metrics WHERE stock_code IN (SELECT unnest(?))", [stock_codes])
-    con.execute(REBUILD_SQL, [stock_codes])
+    """Rebuild both bases of financial_metrics for some listings (warehouse/metrics.py)."""
+    metrics.rebuild(con, stock_codes)

@@ -9,6 +9,7 @@ import duckdb
 
 from mappings.companies import alias_key, master
 from schema.ddl import SCHEMA_VERSION, create_statements
+from warehouse import migrate
 from warehouse.sql import read_config
 
 LOCKED = {"enable_external_access": False, "lock_configuration": True}
@@ -43,6 +44,7 @@ def connect(home: str | Path | None = None, read_only: bool = False) -> duckdb.D
 def _create(con: duckdb.DuckDBPyConnection) -> None:
     for stmt in create_statements():
         con.execute(stmt)
+    migrate.upgrade(con)  # metric tables of an older schema are rebuilt from the stored facts
     con.execute("INSERT OR REPLACE INTO meta VALUES ('schema_version', ?)", [str(SCHEMA_VERSION)])
     seed_master(con)
 

@@ -51,6 +51,7 @@ class UpdateReport:
     fetch: FetchReport
     items: list[UpdateItem] = field(default_factory=list)
     finished_at: dt.datetime | None = None
+    indexed: int = 0  # stored documents an interrupted earlier run left without search units, indexed now
 
     def count(self, status: str) -> int:
         return sum(1 for i in self.items if i.status == status)
@@ -77,11 +78,12 @@ def _unreadable(path: Path, e: CacheEntry) -> str | None:
     return f"{path.name}: no parser reads this {what} ({path.suffix or 'no suffix'} without inline XBRL); kept in the cache"
 
 
-def update(con: duckdb.DuckDBPyConnection, home: Path, entries: list[WatchEntry], *,
+def update(connect: Callable[[], duckdb.DuckDBPyConnection], home: Path, entries: list[WatchEntry], *,
            ingest: Callable[[list[Path]], IngestReport], on_removed: Callable[[str, str | None], None] | None = None,
            since: dt.date | None = None, forms: tuple[str, ...] = (), languages: tuple[str, ...] = (),
            config: FetchConfig | None = None, on_event: Event | None = None) -> UpdateReport:
     """Fetch the watchlist's new filings, ingest what the warehouse lacks, remove what corrections replaced.
+    ``connect`` opens the warehouse for writing, after the fetch (the network part holds no database lock);
     ``ingest`` stores (and indexes) files; ``on_removed(document_id, market)`` drops a removed document's
     search units."""
     report_id = uuid.uuid4().hex[:12]
@@ -95,6 +97,7 @@ def update(con: duckdb.DuckDBPyConnection, home: Path, entries: list[WatchEntry]
                 report.items.append(UpdateItem(it.status, reason=it.reason, source_id=it.source_id, market=it.market,
                                                code=it.code, form=it.form, fiscal_year=it.fiscal_year, origin=it.origin))
         cache = fetcher.cache
+        con = connect()
         listings = {(l.market, l.code) for l in fetched.listings}
         documents = sorted((e for e in cache.entries().values()
                             if (e.market, e.stock_code) in listings and e.role == "document" and not e.duplicate_of),

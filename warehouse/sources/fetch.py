@@ -111,22 +111,30 @@ class Fetcher:
         return self._sources[market]
 
     # ------------------------------------------------------------------------------ resolution
-    def resolve(self, entry: WatchEntry) -> list[Listing]:
-        """Listings an entry names: by market and code, the company master's listings, or a source's names."""
+    def resolve(self, entry: WatchEntry) -> list[Listing | FilingsError]:
+        """Listings an entry names: by market and code, the company master's listings (a listing its source does
+        not know comes back as its error), or a source's names."""
         if entry.market:
             return [self.source(entry.market).resolve(entry.query)]
         companies, securities = master()
         key = alias_key(entry.query)
         company = next((c for c in companies if key in {alias_key(n) for n in [c.name_en, c.name_zh, *c.aliases] if n}),
                        None)
-        if company is not None:
-            return [self.source(s.market).resolve(s.stock_code) for s in securities if s.company_id == company.company_id]
+        if company is not None:  # each listing on its own: one that its source does not know fails alone
+            out: list[Listing | FilingsError] = []
+            for s in securities:
+                if s.company_id == company.company_id:
+                    try:
+                        out.append(self.source(s.market).resolve(s.stock_code))
+                    except UnknownCompany as exc:
+                        out.append(exc)
+            return out
         market = market_of_code(entry.query)
-        if market:
+        if market in ("A", "HK"):  # digits: a code of that market
             return [self.source(market).resolve(entry.query)]
         suggestions: list[str] = []
         problems: list[str] = []
-        for m in ("US", "A", "HK"):
+        for m in ("US", "A", "HK"):  # a ticker or a name: SEC first, then the names cninfo and HKEX list
             try:
                 return [self.source(m).resolve(entry.query)]
             except UnknownCompany as exc:
@@ -167,6 +175,9 @@ class Fetcher:
                 report.items.append(FetchItem("failed", entry.origin, entry.query, reason=f"{entry.origin}: {exc}"))
                 continue
             for listing in listings:
+                if isinstance(listing, FilingsError):
+                    report.items.append(FetchItem("failed", entry.origin, entry.query, reason=f"{entry.origin}: {listing}"))
+                    continue
                 report.listings.append(listing)
                 kinds = vocab.kinds_for(entry.forms or forms, listing.market)
                 if not kinds:
