@@ -27,7 +27,7 @@ import json
 import threading
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any, NamedTuple
+from typing import Any
 
 import duckdb
 
@@ -46,10 +46,24 @@ _SHOW_HINT = ("DESCRIBE, SHOW and SUMMARIZE are not allowed here; list a table's
               "data_type FROM information_schema.columns WHERE table_name = 'documents'")
 
 
-class SqlResult(NamedTuple):
-    columns: list[str]
-    rows: list[tuple]
-    truncated: bool  # more rows than max_rows: only the first max_rows were fetched
+class SqlResult(tuple):
+    """(columns, rows), so ``columns, rows = run(...)`` reads it; ``truncated``: there were more rows than
+    ``max_rows`` and only the first ``max_rows`` were fetched."""
+
+    truncated: bool
+
+    def __new__(cls, columns: list[str], rows: list[tuple], truncated: bool = False) -> SqlResult:
+        self = super().__new__(cls, (columns, rows))
+        self.truncated = truncated
+        return self
+
+    @property
+    def columns(self) -> list[str]:
+        return self[0]
+
+    @property
+    def rows(self) -> list[tuple]:
+        return self[1]
 
 
 def read_config() -> dict[str, Any]:
