@@ -72,12 +72,14 @@ def _unreadable(path: Path, e: CacheEntry) -> str | None:
     return f"{path.name}: no parser reads this {what} ({path.suffix or 'no suffix'} without inline XBRL); kept in the cache"
 
 
-def update(connect: Callable[[], duckdb.DuckDBPyConnection], home: Path, entries: list[WatchEntry], *,
+def update(connect: Callable[[], duckdb.DuckDBPyConnection] | duckdb.DuckDBPyConnection, home: Path,
+           entries: list[WatchEntry], *,
            ingest: Callable[[list[Path]], IngestReport], on_removed: Callable[[str, str | None], None] | None = None,
            since: dt.date | None = None, forms: tuple[str, ...] = (), languages: tuple[str, ...] = (),
            config: FetchConfig | None = None, on_event: Event | None = None) -> UpdateReport:
     """Fetch the watchlist's new filings, ingest what the warehouse lacks, remove what corrections replaced.
-    ``connect`` opens the warehouse for writing, after the fetch (the network part holds no database lock);
+    ``connect`` opens the warehouse for writing, after the fetch (the network part holds no database lock), or
+    is the open connection;
     ``ingest`` stores (and indexes) files; ``on_removed(document_id, market)`` drops a removed document's
     search units."""
     report_id = uuid.uuid4().hex[:12]
@@ -90,7 +92,7 @@ def update(connect: Callable[[], duckdb.DuckDBPyConnection], home: Path, entries
             if it.status in ("failed", "skipped"):
                 report.items.append(UpdateItem(**vars(it)))
         cache = fetcher.cache
-        con = connect()
+        con = connect if isinstance(connect, duckdb.DuckDBPyConnection) else connect()
         listings = {(l.market, l.code) for l in fetched.listings}
         documents = sorted((e for e in cache.entries().values()
                             if (e.market, e.stock_code) in listings and e.role == "document" and not e.duplicate_of),
