@@ -33,6 +33,7 @@ import duckdb
 
 from mappings.statements import statements, statements_named
 from mappings.vocabulary import filter_words, fold, form_words, words
+from schema import limits
 from schema.errors import FilingsError
 from schema.models import QueryPlan
 from vectorstore.engines import Hit
@@ -206,7 +207,9 @@ class SearchPipeline:
                k: int = 20, raw: bool = False, document: str | None = None) -> SearchResult:
         """`filings search`: companies, years, sections and reports named in the query become filters unless
         ``raw``; explicit arguments are filters too and win; ``document`` (doc_name or id) searches inside one
-        document. Raises FilingsError for an unknown company or document."""
+        document. Raises FilingsError for an unknown company or document, or a ``k`` out of 1..limits.SEARCH_K."""
+        if isinstance(k, bool) or not isinstance(k, int) or not 1 <= k <= limits.SEARCH_K.value():
+            raise FilingsError(f"k must be a whole number from 1 to {limits.SEARCH_K.value()} (got {k!r})")
         plan = self.planner.plan(query)
         filters = {} if raw else filters_for(plan, HITS)
         if document:

@@ -130,3 +130,41 @@ def test_mcp_session_tools_and_resources(home):
     assert refusals[0] is not None and "passwd" not in refusals[0].replace("etc/passwd", "")
     assert refusals[1] is not None and "pages 1-11" in refusals[1]
     assert refusals[2] is not None and "unknown document" in refusals[2]
+
+
+def test_mcp_streamable_http_on_loopback(home):
+    import socket
+    import subprocess
+    import time
+
+    import httpx
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    proc = subprocess.Popen([sys.executable, "-m", "filings.cli", "mcp", "--http", "--port", str(port), "--home",
+                             str(home)], cwd=REPO, env={**os.environ, "PYTHONPATH": str(REPO)},
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    url = f"http://127.0.0.1:{port}/mcp"
+    try:
+        deadline = time.monotonic() + 120
+        while True:
+            try:
+                httpx.get(url, timeout=5)
+                break
+            except httpx.HTTPError:
+                assert proc.poll() is None and time.monotonic() < deadline, "filings mcp --http did not start"
+                time.sleep(0.5)
+
+        async def main():
+            async with Client(url) as client:
+                names = {t.name for t in (await client.list_tools()).tools}
+                return names, await client.call_tool("sql", {"query": "SELECT count(*) FROM documents"})
+
+        names, result = anyio.run(main)
+        assert TOOLS <= names and _payload(result)["rows"] == [[5]]
+        # another Host (DNS rebinding from a web page) is refused
+        assert httpx.post(url, headers={"host": "evil.example"}, json={}).status_code in (400, 421)
+    finally:
+        proc.terminate()
+        proc.wait(timeout=30)

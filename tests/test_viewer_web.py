@@ -152,6 +152,9 @@ def test_company_page_series_with_currency_and_sources(client):
     assert "142,615,399.97" in r.text  # the Q3 value, exact
     assert client.get("/company/2359.HK").status_code in (200, 404)
     assert client.get("/company/NOSUCHCO").status_code == 404
+    reported = client.get("/company/600080", params={"basis": "as_reported"})
+    assert reported.status_code == 200 and "142,615,399.97" in reported.text and "as first reported" in reported.text
+    assert client.get("/company/600080", params={"basis": "guess"}).status_code == 400
 
 
 def test_search_hits_link_to_their_page_and_filters_are_links(client):

@@ -10,29 +10,19 @@ import os
 from pathlib import Path
 
 from conftest import require_corpus
+from test_us_xbrl import MINIMAL_IXBRL
 
 APPLE = ("us", "ixbrl", "aapl-10k-fy2024", "aapl-20240928.htm")
 JINHUA_Q3 = ("cn", "600080_jinhuagufen_2025_q3.pdf")
 AMCOR_RELEASE = ("us", "financebench", "pdfs", "AMCOR_2023Q4_EARNINGS.pdf")
 INDEXED = ["AMCOR_2023Q4_EARNINGS"]
 
-HOSTILE_IXBRL = """<?xml version="1.0" encoding="utf-8"?>
-<html xmlns="http://www.w3.org/1999/xhtml" xmlns:ix="http://www.xbrl.org/2013/inlineXBRL"
- xmlns:xbrli="http://www.xbrl.org/2003/instance" xmlns:link="http://www.xbrl.org/2003/linkbase"
- xmlns:xlink="http://www.w3.org/1999/xlink" xmlns:iso4217="http://www.xbrl.org/2003/iso4217"
- xmlns:dei="http://xbrl.sec.gov/dei/2024" xmlns:us-gaap="http://fasb.org/us-gaap/2024"
- xmlns:ixt="http://www.xbrl.org/inlineXBRL/transformation/2020-02-12">
-<head><title>t</title><script>alert('head')</script><link rel="stylesheet" href="http://evil.example/x.css"/></head>
-<body onload="alert('body')">
-<div style="display:none"><ix:header><ix:references><link:schemaRef xlink:type="simple" xlink:href="zzq-20241231.xsd"/></ix:references>
-<ix:resources>
-<xbrli:context id="c1"><xbrli:entity><xbrli:identifier scheme="http://www.sec.gov/CIK">0000000002</xbrli:identifier></xbrli:entity>
-<xbrli:period><xbrli:startDate>2024-01-01</xbrli:startDate><xbrli:endDate>2024-12-31</xbrli:endDate></xbrli:period></xbrli:context>
-<xbrli:unit id="usd"><xbrli:measure>iso4217:USD</xbrli:measure></xbrli:unit>
-</ix:resources></ix:header></div>
-<p><ix:nonNumeric name="dei:DocumentType" contextRef="c1" id="d1">10-K</ix:nonNumeric>
-<ix:nonNumeric name="dei:EntityRegistrantName" contextRef="c1" id="d2">Hostile Markup Co</ix:nonNumeric>
-<ix:nonNumeric name="dei:DocumentPeriodEndDate" contextRef="c1" id="d3" format="ixt:date-monthname-day-year-en">December 31, 2024</ix:nonNumeric></p>
+# test_us_xbrl's minimal filing with hostile markup around its facts and a second page holding one more fact
+HOSTILE_IXBRL = MINIMAL_IXBRL.replace(
+    "<head><title>t</title></head><body>",
+    '<head><title>t</title><script>alert(\'head\')</script><link rel="stylesheet" href="http://evil.example/x.css"/>'
+    "</head><body onload=\"alert('body')\">",
+).replace("</body>", """
 <p onclick="alert('click')" style="color:red;background:url(http://evil.example/bg.png)">Risk text &lt;script&gt;alert('text')&lt;/script&gt; stays text.</p>
 <script>alert('inline')</script>
 <img src="http://evil.example/pixel.png" onerror="alert('img')"/>
@@ -41,8 +31,7 @@ HOSTILE_IXBRL = """<?xml version="1.0" encoding="utf-8"?>
 <hr style="page-break-after:always"/>
 <table><tr><td>Revenue</td><td><ix:nonFraction name="us-gaap:Revenues" contextRef="c1" unitRef="usd" decimals="-3" scale="3" format="ixt:num-dot-decimal" id="rev&quot;&gt;x">4,321</ix:nonFraction></td></tr></table>
 <p>Second page <b onmouseover="alert('b')">bold</b>.</p>
-</body></html>
-"""
+</body>""")
 
 HOSTILE_TRANSCRIPT = (
     "Good afternoon and welcome to the ZZQ first quarter 2025 earnings call. "

@@ -110,16 +110,6 @@ def company_rows(con: duckdb.DuckDBPyConnection, market: str | None = None) -> l
     return [dict(zip(cols, r)) for r in cur.fetchall()]
 
 
-def company_names(con: duckdb.DuckDBPyConnection, company_id: str) -> list[dict]:
-    """Every name form of a company with its source: the master (mappings/companies.yaml) or the filing and
-    page that prints it."""
-    cur = con.execute(
-        "SELECT a.alias, a.kind, a.document_id, d.doc_name, a.page FROM aliases a LEFT JOIN documents d "
-        "USING (document_id) WHERE a.company_id = ? ORDER BY a.document_id IS NOT NULL, a.kind, a.alias", [company_id])
-    return [{"name": n, "kind": k, "source": {"document_id": d, "doc_name": dn, "page": p} if d else "master"}
-            for n, k, d, dn, p in cur.fetchall()]
-
-
 def scaled(value: Decimal, scale: int) -> Decimal:
     return value.scaleb(-scale) if scale else value
 

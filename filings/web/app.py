@@ -86,18 +86,21 @@ def create_app(home: str | Path | None = None, allowed_hosts: list[str] | None =
         code = request.path_params["code"]
         if len(code) > MAX_QUERY_CHARS:
             raise HTTPException(414, "company code too long")
+        basis = request.query_params.get("basis") or "latest"
+        if basis not in ("latest", "as_reported"):
+            raise HTTPException(400, "basis is latest (restated, the default) or as_reported")
         with viewer.lock:
             try:
                 company_id = viewer.filings.company_id(code)
             except FilingsError as exc:
                 raise HTTPException(404, str(exc)) from None
-            frame = viewer.filings.metrics(company_id)
+            frame = viewer.filings.metrics(company_id, basis=basis)
             docs = citations.company_documents(viewer.filings.con, company_id)
             names = records(viewer.filings.companies())
         info = [c for c in names if c["company_id"] == company_id]
         model = views.company_view(request, company_id, records(frame), docs)
         return render.page(request, "company.html", company=info[0] if info else {"company_id": company_id},
-                           **model)
+                           basis=basis, **model)
 
     def doc_page(request: Request) -> Response:
         doc, page_no = _document_page(request)
