@@ -324,6 +324,9 @@ class ReplayWorld:
             rows = json.loads((self.rec / "hkex" / "activestock_sehk_e_trimmed_evagle.json").read_text())
             rows += [{"i": c.stock_id, "c": c.code5, "n": c.name, "s": 0} for c in self.hk.values()]
             return Response(json.dumps(rows), 200, content_type="application/json")
+        if p == "/search/titlesearch.xhtml":  # the search page a browser opens first (sets cookies)
+            return Response("<html><head><title>HKEXnews</title></head><body></body></html>", 200,
+                            content_type="text/html", headers={"Set-Cookie": "JSESSIONID=replay; Path=/"})
         if p == "/search/titleSearchServlet.do":
             return self._hk_search(request)
         if p in self.hk_files:

@@ -345,3 +345,25 @@ def test_annual_report_exhibit_and_amendment_are_recorded(world, tmp_path):
     assert manifest["sec:0000051143-25-000015"]["sha256"] == sha(world.ixbrl_corpus["ibm-20241231.htm"])
     assert manifest["sec:0000051143-25-000040"]["form"] == "10-K/A"
     assert manifest["sec:0000051143-25-000040"]["amends"] == "sec:0000051143-25-000015"
+
+
+def test_a_part_file_left_by_a_killed_run_is_resumed(world, tmp_path):
+    src = require_corpus("cn", "600080_jinhuagufen_2025_q3.pdf")
+    folder = tmp_path / "h/cache/cninfo/600080"
+    folder.mkdir(parents=True)
+    (folder / "600080_2025_q3_1224888001.pdf.part").write_bytes(src.read_bytes()[:100_000])  # as kill -9 leaves it
+    report = Filings(tmp_path / "h").fetch("600080", since="2025-10-01", forms="q3")
+    [item] = items(report, "fetched")
+    assert sha(tmp_path / "h" / item.file) == sha(src)
+    assert [s for _t, _m, p, s in world.log if p == "/finalpage/2025-10-30/1224888001.PDF"] == [206]
+    assert not list(folder.glob("*.part"))
+
+
+def test_a_second_fetch_while_one_runs_is_refused_with_75(world, tmp_path):
+    from warehouse.sources.cache import Cache
+
+    home = tmp_path / "h"
+    with Cache(home / "cache").lock():
+        busy = CliRunner().invoke(app, ["fetch", "600080", "--forms", "q3", "--home", str(home)])
+    assert busy.exit_code == 75 and "cache/.lock" in busy.output
+    assert not [p for _t, _m, p, _s in world.log]  # nothing was requested
