@@ -233,9 +233,9 @@ def mcp(http: Annotated[bool, typer.Option("--http", help="Serve streamable HTTP
         return
     from mcp.server.transport_security import TransportSecuritySettings
 
-    from filings.web.command import LOOPBACK_HOSTS, _is_loopback
+    from filings.web.command import LOOPBACK_HOSTS, is_loopback
 
-    if _is_loopback(host):
+    if is_loopback(host):
         hosts = [f"{h}:{port}" for h in (*LOOPBACK_HOSTS, host)] + [*LOOPBACK_HOSTS, host]
         security = TransportSecuritySettings(enable_dns_rebinding_protection=True, allowed_hosts=hosts,
                                              allowed_origins=[f"http://{h}" for h in hosts])
