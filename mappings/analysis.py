@@ -43,6 +43,18 @@ class Analysis:
     span_years: re.Pattern
     profit_metrics: frozenset[str]
     change_words: dict[str, dict[str, str]]
+    generic_words: tuple[tuple[re.Pattern, str, str], ...]  # (pattern, word, metric id), longest word first
+    amount_question: re.Pattern
+
+    def generic_metric(self, question: str) -> tuple[str, str] | None:
+        """(word, metric id) when an amount question names a metric only by a generic word."""
+        text = unicodedata.normalize("NFKC", question)
+        if not self.amount_question.search(text):
+            return None
+        for pattern, word, metric in self.generic_words:
+            if pattern.search(text):
+                return word, metric
+        return None
 
     def operation(self, question: str) -> str | None:
         """cagr, average or ttm when the question asks for one (the first listed wins)."""
@@ -80,6 +92,13 @@ def analysis() -> Analysis:
     missing = [k for k in CHANGE_WORDS if not (isinstance(words.get(k), dict) and words[k].get("en") and words[k].get("zh"))]
     if missing:
         raise ConfigError(f"{FILE}: change_words needs en and zh for {', '.join(missing)}")
+    generic = data.get("generic_metric_words") or {}
+    bad = [f"{w}: {m}" for w, m in generic.items() if m not in known and m not in ratios()]
+    if bad:
+        raise ConfigError(f"{FILE}: generic_metric_words: unknown metric id(s) {', '.join(bad)}")
+    generic_words = tuple((_compile(f"generic_metric_words.{w}", [w]), w, m)
+                          for w, m in sorted(generic.items(), key=lambda kv: -len(kv[0])))
     return Analysis(operations={op: _compile(f"operations.{op}", ops[op]) for op in OPERATIONS},
                     span_years=_compile("span_years", data.get("span_years")),
-                    profit_metrics=frozenset(profit), change_words={k: dict(words[k]) for k in CHANGE_WORDS})
+                    profit_metrics=frozenset(profit), change_words={k: dict(words[k]) for k in CHANGE_WORDS},
+                    generic_words=generic_words, amount_question=_compile("amount_question", data.get("amount_question")))

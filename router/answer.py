@@ -8,6 +8,7 @@ from collections.abc import Callable
 
 import duckdb
 
+from router.fallback import generic_reading, search_for_figures
 from router.honesty import checked, unsupported_numbers  # noqa: F401  (unsupported_numbers: public API)
 from router.metric_answer import LIMITED_COVERAGE, MetricAnswerer
 from router.plan import Planner
@@ -27,13 +28,15 @@ class Router:
 
     # ------------------------------------------------------------------------------------------
     def ask(self, question: str) -> Answer:
-        plan = self.planner.plan(question)
+        plan, reading = generic_reading(self.planner.plan(question))
         if plan.route == "sql":
             answer = self._sql(plan)
         elif plan.route == "search":
             answer = self._search(plan)
         else:
             answer = self._mixed(plan)
+        if reading:
+            answer = answer.model_copy(update={"caveats": [f"reading: {reading}", *answer.caveats]})
         return checked(answer, self._page_text)
 
     def _base(self, plan: QueryPlan, **kw) -> Answer:
@@ -54,7 +57,22 @@ class Router:
     # ------------------------------------------------------------------------------- SQL route
     def _sql(self, plan: QueryPlan) -> Answer:
         m = self.metrics.answer(plan)
+        if m.status == "no_data" and plan.metrics and plan.companies and self.searcher is not None:
+            printed = self._printed_figures(plan, m.reason)
+            if printed is not None:
+                return printed
         return self._base(plan, status=m.status, answer=m.text, rows=m.rows, caveats=m.caveats, reason=m.reason)
+
+    def _printed_figures(self, plan: QueryPlan, sql_reason: str | None) -> Answer | None:
+        """No stored row: a passage that prints the metric's own figure (its label and a number) answers,
+        quoted with its page; nothing else does (``router.fallback``)."""
+        passages = search_for_figures(self.searcher, plan)[:3]
+        if not passages:
+            return None
+        text = "\n".join(f"\"{p.text}\" [{p.source.get('doc_name')} p{p.source.get('page')}]" for p in passages)
+        return Answer(question=plan.question, route="mixed", plan=self.plan_dict(plan), status="answered",
+                      answer=text, passages=passages,
+                      caveats=[f"numbers: {sql_reason}", "quoted as printed in the filing: not a stored value"])
 
     def _coverage(self, company_ids: list[str]) -> list[str]:
         return self.metrics._coverage(company_ids)

@@ -14,11 +14,14 @@ from filings import Filings
 from mappings.analysis import analysis
 from mappings.formulas import Input, inputs
 from mappings.fx import CLOSING_TOLERANCE_DAYS, FxRefused, FxTable
+from schema.models import Passage
+from router.fallback import figure_passages
 from router.formulas import evaluate
 from router.growth import sign_change_word
 
 DOCS = [("us", "ixbrl", "nvda-10k-fy2025"), ("us", "ixbrl", "nvda-10q-fy2026q2"), ("us", "ixbrl", "aapl-10k-fy2024"),
-        ("cn", "600080_jinhuagufen_2024_annual.pdf"), ("hk", "1161_wateroasis_2021_annual.pdf")]
+        ("cn", "600080_jinhuagufen_2024_annual.pdf"), ("hk", "1161_wateroasis_2021_annual.pdf"),
+        ("us", "financebench", "pdfs", "VERIZON_2022_10K.pdf")]
 
 
 @pytest.fixture(scope="module")
@@ -171,3 +174,38 @@ def test_comparison_of_fiscal_years_ending_in_different_months_says_so(f):
     a = f.ask("Compare Apple and Nvidia revenue in fiscal 2024")
     assert any("fiscal years end in different months" in c and "2024-09-28" in c and "2024-01-28" in c
                for c in a.caveats)
+
+
+# ------------------------------------------------------------------------------- answered means answered
+def test_generic_profit_reads_as_net_income_and_says_so(f):
+    a = f.ask("What was Apple's profit in 2024?")
+    assert a.status == "answered" and a.route == "sql"
+    r = rows(a, "net_income_parent", 2024, "FY")
+    assert r and Decimal(r[0].value) == Decimal("93736000000")  # AAPL FY2024 10-K: net income $93,736 million
+    assert a.caveats[0].startswith("reading: “profit” read as")
+
+
+def _page(f, doc_name, page):
+    return f.sql(f"SELECT text FROM pages p JOIN documents d USING (document_id) WHERE d.doc_name = '{doc_name}' "
+                 f"AND p.page = {page}")["text"][0]
+
+
+def test_a_passage_answers_only_with_the_metrics_own_figure(f):
+    pension = _page(f, "VERIZON_2022_10K", 46)  # "... the funded ratio of the pension plan ..."
+    balance = _page(f, "VERIZON_2022_10K", 56)  # balance sheet: "Total current assets 37,857 36,728"
+    src = {"document_id": "d", "doc_name": "VERIZON_2022_10K", "page": 46, "char_start": 0, "char_end": len(pension)}
+    assert figure_passages([Passage(text=pension, company_id="verizon", source=src)], "quick_ratio") == []
+    found = figure_passages([Passage(text=balance, company_id="verizon", source=dict(src, page=56))], "current_assets")
+    assert len(found) == 1 and found[0].text.endswith("Total current assets 37,857")
+    assert balance[found[0].source["char_start"]:found[0].source["char_end"]] == found[0].text
+
+
+def test_a_ratio_with_no_stored_inputs_is_no_data_not_a_quote_about_something_else(f):
+    a = f.ask("What is Verizon's quick ratio for FY2022?")
+    assert not a.passages
+    if a.status == "answered":  # once US PDF statements are stored: (current assets - inventory) / current liabilities
+        r = rows(a, "quick_ratio", 2022)
+        # VERIZON 2022 10-K p56: total current assets 37,857; inventories 2,388; total current liabilities 50,171
+        assert r and Decimal(r[0].value) == ((Decimal(37857) - Decimal(2388)) / Decimal(50171)).quantize(Decimal("1e-10"))
+    else:
+        assert "quick_ratio" in a.reason and "Available" in a.reason
