@@ -57,7 +57,8 @@ class Router:
     # ------------------------------------------------------------------------------- SQL route
     def _sql(self, plan: QueryPlan) -> Answer:
         m = self.metrics.answer(plan)
-        if m.status == "no_data" and plan.metrics and plan.companies and self.searcher is not None:
+        invalid = any(p.relative == "invalid" for p in plan.periods)
+        if m.status == "no_data" and plan.metrics and plan.companies and self.searcher is not None and not invalid:
             printed = self._printed_figures(plan, m.reason)
             if printed is not None:
                 return printed
