@@ -45,6 +45,11 @@ class Analysis:
     change_words: dict[str, dict[str, str]]
     generic_words: tuple[tuple[re.Pattern, str, str], ...]  # (pattern, word, metric id), longest word first
     amount_question: re.Pattern
+    fiscal_year_words: re.Pattern
+
+    def fiscal_named(self, phrase: str) -> bool:
+        """Does a period phrase name the year as the company does ("fiscal 2024", FY2024, 2024财年)?"""
+        return bool(self.fiscal_year_words.search(unicodedata.normalize("NFKC", phrase or "")))
 
     def generic_metric(self, question: str) -> tuple[str, str] | None:
         """(word, metric id) when an amount question names a metric only by a generic word."""
@@ -101,4 +106,5 @@ def analysis() -> Analysis:
     return Analysis(operations={op: _compile(f"operations.{op}", ops[op]) for op in OPERATIONS},
                     span_years=_compile("span_years", data.get("span_years")),
                     profit_metrics=frozenset(profit), change_words={k: dict(words[k]) for k in CHANGE_WORDS},
-                    generic_words=generic_words, amount_question=_compile("amount_question", data.get("amount_question")))
+                    generic_words=generic_words, amount_question=_compile("amount_question", data.get("amount_question")),
+                    fiscal_year_words=_compile("fiscal_year_words", data.get("fiscal_year_words")))

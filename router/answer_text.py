@@ -89,11 +89,12 @@ def period_text(v: Value, zh: bool) -> str:
     if v.first_year and v.first_year != v.fiscal_year:
         span = f"{v.fiscal_period}{v.first_year}–{v.fiscal_period}{v.fiscal_year}"
         return span if not zh else f"{v.first_year}–{v.fiscal_year}{PERIOD_ZH.get(v.fiscal_period, v.fiscal_period)}"
+    own = v.fiscal_label is not None and v.fiscal_label != v.fiscal_year
     if zh:
         return f"{v.fiscal_year}{PERIOD_ZH.get(v.fiscal_period, v.fiscal_period)}" + (
-            f"（截至{v.period_end}）" if v.period_end else "")
+            f"（公司称{v.fiscal_label}财年）" if own else "") + (f"（截至{v.period_end}）" if v.period_end else "")
     end = f", to {v.period_end}" if v.period_end else ""
-    return f"{v.fiscal_period} {v.fiscal_year}{end}"
+    return f"{v.fiscal_period} {v.fiscal_year}" + (f" (the company's fiscal {v.fiscal_label})" if own else "") + end
 
 
 def source_text(v: Value, limit: int = 4) -> str:

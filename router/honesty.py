@@ -30,7 +30,7 @@ def unsupported_numbers(answer: Answer) -> list[str]:
     allowed: set[str] = set()
     for r in answer.rows:
         allowed |= _forms(r.value)
-        allowed |= {str(r.fiscal_year), r.stock_code}
+        allowed |= {str(r.fiscal_year), r.stock_code, str(r.fiscal_year_label)}
         allowed |= numbers_in(str(r.period_end)) | numbers_in(str(r.source.get("page"))) | numbers_in(r.source.get("doc_name", ""))
         allowed |= numbers_in(r.stock_code) | numbers_in(r.original_label or "")
         if r.converted:

@@ -44,6 +44,7 @@ def answer_row(v: S.Value, converted: dict | None) -> AnswerRow:
         source={"document_id": first["document_id"], "doc_name": first["doc_name"],
                 "page": int(page) if str(page).isdigit() else page},
         converted=converted,
+        fiscal_year_label=v.fiscal_label if v.fiscal_label != v.fiscal_year else None,
     )
 
 
@@ -81,12 +82,15 @@ class MetricAnswerer:
         have = [k for k in keys if S.metric_at(metric, k, index) is not None]
         fy = sorted({k for k in have if k[3] == "FY"}, key=lambda k: k[2], reverse=True)
         missing: list[str] = []
-        explicit = S.plan_periods(plan)
+        explicit = [p for p in plan.periods if p.relative is None]
         if explicit:
             out = []
-            for year, period in explicit:
-                want = period or "FY"
-                hits = [k for k in have if k[2] == year and k[3] == want]
+            for ref in explicit:
+                year, want = ref.fiscal_year, ref.fiscal_period or "FY"
+                if analysis().fiscal_named(ref.matched):  # the company's own fiscal year N
+                    hits = [k for k in have if k[3] == want and S.label_at(k, index) == year]
+                else:  # the fiscal year ending in N (by period end)
+                    hits = [k for k in have if k[2] == year and k[3] == want]
                 if hits:
                     out += hits
                 else:
@@ -190,6 +194,16 @@ class MetricAnswerer:
             caveats.append(f"different accounting standards: {' vs '.join(sorted(standards))}")
         if any(v.restated for v in values):
             caveats.append("a value marked restated: reports of that period disagree; the period's own report is used")
+        for v in values:
+            if v.fiscal_label is not None and v.fiscal_label != v.fiscal_year and not v.derived:
+                named = any(analysis().fiscal_named(p.matched) for p in plan.periods)
+                note = (f"{v.company_id} names the fiscal year ended {v.period_end} “fiscal {v.fiscal_label}” "
+                        f"(fiscal_year {v.fiscal_year} here: the year it ends in)")
+                if not named:
+                    note += f"; a year without “fiscal” is read by period end (ask for “fiscal {v.fiscal_year}” " \
+                            "for the company's own naming)"
+                if note not in caveats:
+                    caveats.append(note)
         ends = {}
         for v in values:
             if v.fiscal_period == "FY" and v.period_end and not v.derived:

@@ -45,17 +45,24 @@ class Value:
     inputs: list[Value] = field(default_factory=list)  # the stored values it was computed from
     note: str | None = None  # how to read it: "n.m.", "printed", "computed: formula"
     first_year: int | None = None  # CAGR / average: the first fiscal year of the span
+    fiscal_label: int | None = None  # the company's own name for the fiscal year ("fiscal 2024"), when stored
 
     @property
     def key(self) -> tuple:
         return (self.company_id, self.stock_code, self.fiscal_year, self.fiscal_period)
 
 
+def _has_column(con: duckdb.DuckDBPyConnection, table: str, column: str) -> bool:
+    return bool(con.execute("SELECT count(*) FROM information_schema.columns WHERE table_name = ? AND column_name = ?",
+                            [table, column]).fetchone()[0])
+
+
 def fetch(con: duckdb.DuckDBPyConnection, company_ids: list[str], metric_ids: list[str]) -> list[dict]:
     """Every stored value of these metrics for these companies (all listings, all periods)."""
+    label = "fm.fiscal_year_label" if _has_column(con, "financial_metrics", "fiscal_year_label") else "NULL"
     query = (
         select(*[f"fm.{c}" for c in COLUMNS[:12]], "d.doc_name", "fm.page", "fm.source_kind", "fm.restated",
-               "s.listing")
+               "s.listing", f"{label} AS fiscal_year_label")
         .from_("financial_metrics AS fm")
         .join("documents AS d", on="d.document_id = fm.document_id")
         .join("securities AS s", on="s.stock_code = fm.stock_code", join_type="left")
@@ -64,7 +71,7 @@ def fetch(con: duckdb.DuckDBPyConnection, company_ids: list[str], metric_ids: li
         .order_by("fm.fiscal_year", "fm.fiscal_period")
     )
     cur = con.execute(query.sql(dialect="duckdb"))
-    return [dict(zip(COLUMNS, r)) for r in cur.fetchall()]
+    return [dict(zip([*COLUMNS, "fiscal_year_label"], r)) for r in cur.fetchall()]
 
 
 def base_metrics_of(metric_ids: list[str]) -> list[str]:
@@ -86,7 +93,8 @@ def stored_value(row: dict, metric: str | None = None) -> Value:
                  metric=metric or row["metric_name"], value=row["metric_value"], currency=row["currency"],
                  standard=row["accounting_standard"], label=row["original_label"],
                  sources=[{"document_id": row["document_id"], "doc_name": row["doc_name"], "page": row["page"]}],
-                 listing=row["listing"], restated=bool(row["restated"]), source_kind=row.get("source_kind") or "own_report")
+                 listing=row["listing"], restated=bool(row["restated"]), source_kind=row.get("source_kind") or "own_report",
+                 fiscal_label=row.get("fiscal_year_label"))
 
 
 def unique_sources(values: list[Value]) -> list[dict]:
@@ -179,3 +187,11 @@ def is_instant(metric: str) -> bool:
 
 def plan_periods(plan: QueryPlan) -> list[tuple[int | None, str | None]]:
     return [(p.fiscal_year, p.fiscal_period) for p in plan.periods if p.relative is None]
+
+
+def label_at(key: tuple, index: dict[tuple, dict[str, dict]]) -> int:
+    """The company's own label of the fiscal year at a key (its fiscal_year when no label is stored)."""
+    for row in (index.get(key) or {}).values():
+        if row.get("fiscal_year_label") is not None:
+            return row["fiscal_year_label"]
+    return key[2]

@@ -232,7 +232,8 @@ class AnswerRow(_Model):
     accounting_standard: str | None
     original_label: str | None
     source: dict[str, Any]  # document_id, doc_name, page
-    converted: dict[str, Any] | None = None  # value, currency, fx_rate, fx_date, fx_source
+    converted: dict[str, Any] | None = None  # value, currency, fx_rate, fx_pair, fx_kind, fx_date, fx_start, fx_source
+    fiscal_year_label: int | None = None  # the company's own name for the fiscal year, when it differs
 
 
 class Passage(_Model):
