@@ -11,6 +11,8 @@ Frames keep exact values: ``value`` columns hold ``decimal.Decimal`` (object dty
 
 from __future__ import annotations
 
+import datetime as dt
+import warnings
 from collections.abc import Callable
 from decimal import Decimal
 from pathlib import Path
@@ -18,6 +20,7 @@ from pathlib import Path
 import pandas as pd
 
 from filings import export
+from schema import limits
 from schema.errors import FilingsError
 from warehouse import ingest as ingest_mod
 from warehouse import lookup, sql as sql_mod, store
@@ -97,6 +100,42 @@ class Filings:
                 on_progress(doc_name)
         return done
 
+    # fetching -------------------------------------------------------------------------------------
+    def fetch(self, *watchlist: str | Path, since=None, forms: list[str] | str = (), languages: list[str] | str = (),
+              dry_run: bool = False, on_event: Callable[[str], None] | None = None):
+        """Download new filings of a watchlist (a watchlist.csv and/or codes, tickers, names) from SEC EDGAR,
+        cninfo and HKEXnews into ``<home>/cache``; nothing is ingested (see :meth:`update`). Returns the
+        FetchReport (fetched, unchanged, skipped, failed, each with its reason)."""
+        from warehouse.sources.fetch import Fetcher
+        from warehouse.sources.watchlist import watch_entries
+
+        with Fetcher(self.home, on_event=on_event, dry_run=dry_run) as fetcher:
+            return fetcher.run(watch_entries([str(w) for w in watchlist]), _date(since), _words(forms), _words(languages))
+
+    def update(self, *watchlist: str | Path, since=None, forms: list[str] | str = (), languages: list[str] | str = (),
+               index: bool = True, on_event: Callable[[str], None] | None = None):
+        """Fetch, then ingest what is new (and index it unless ``index=False``); a corrected report replaces the
+        report it corrects. Returns the UpdateReport (added, superseded, unchanged, skipped, failed)."""
+        from warehouse import update as update_mod
+        from warehouse.sources.watchlist import watch_entries
+
+        def on_removed(document_id: str, market: str | None) -> None:
+            from vectorstore.index import collection_for
+
+            if self.index.exists() and self.index.engine.has_collection(collection_for(market)):
+                self.index.engine.delete_document(collection_for(market), document_id)
+
+        report = update_mod.update(lambda: self.con, self.home, watch_entries([str(w) for w in watchlist]),
+                                   ingest=lambda paths: self.ingest(*paths, index=index), on_removed=on_removed,
+                                   since=_date(since), forms=_words(forms), languages=_words(languages),
+                                   on_event=on_event)
+        if index:  # documents an earlier, interrupted run stored but did not index
+            ids = [i.document_id for i in report.items if i.status == "unchanged" and i.document_id]
+            names = [r[0] for r in self.con.execute("SELECT doc_name FROM documents WHERE document_id IN "
+                                                    "(SELECT unnest(?))", [ids]).fetchall()] if ids else []
+            report.indexed = self.index_missing(only=names) if names else 0
+        return report
+
     # questions -----------------------------------------------------------------------------------
     @property
     def router(self):
@@ -113,7 +152,9 @@ class Filings:
         """Hybrid search. Companies, years and sections named in the query become filters unless ``raw``;
         explicit arguments are filters too; ``document`` (doc_name or document id) searches inside one document.
         Statements the query points at (balance sheet, a ratio's inputs) bring their pages forward.
-        Returns {query, filters_applied, hits} (DESIGN.md section 4)."""
+        Returns {query, filters_applied, hits} (DESIGN.md section 4). ``k``: 1 to ``limits.SEARCH_K``."""
+        if isinstance(k, bool) or not isinstance(k, int) or not 1 <= k <= limits.SEARCH_K.value():
+            raise FilingsError(f"k must be a whole number from 1 to {limits.SEARCH_K.value()} (got {k!r})")
         from router.search_route import content_query, filters_for, statements_hint, widenings
         from vectorstore.hybrid import diversify
 
@@ -164,10 +205,17 @@ class Filings:
         return self.router.ask(question)
 
     # reading ------------------------------------------------------------------------------------
-    def sql(self, query: str) -> pd.DataFrame:
-        """A read-only SELECT over the warehouse tables as a DataFrame (DECIMAL stays Decimal)."""
-        cols, rows = sql_mod.run(self.con, query)
-        return pd.DataFrame.from_records(rows, columns=cols)
+    def sql(self, query: str, max_rows: int | None = None) -> pd.DataFrame:
+        """A read-only SELECT over the warehouse tables as a DataFrame (DECIMAL stays Decimal), through the same
+        guard and limits as `filings sql` (time, memory; at most ``max_rows`` rows, default
+        ``limits.SQL_MAX_ROWS``: a cut result warns and has ``frame.attrs["truncated"]``)."""
+        result = sql_mod.run(self.con, query, max_rows=max_rows)
+        frame = pd.DataFrame.from_records(result.rows, columns=result.columns)
+        frame.attrs["truncated"] = result.truncated
+        if result.truncated:
+            warnings.warn(f"only the first {len(result.rows):,} rows were fetched; narrow the query or pass "
+                          "max_rows", stacklevel=2)
+        return frame
 
     def companies(self, market: str | None = None) -> pd.DataFrame:
         return pd.DataFrame(lookup.company_rows(self.con, market))
@@ -179,8 +227,11 @@ class Filings:
         return company_id
 
     def metrics(self, company: str, years: tuple[int, int] | int | None = None,
-                metrics: list[str] | str | None = None, periods: list[str] | str | None = None) -> pd.DataFrame:
-        """Tidy rows: one per listing, fiscal year, fiscal period and metric, with currency, standard and source."""
+                metrics: list[str] | str | None = None, periods: list[str] | str | None = None,
+                basis: str = "latest") -> pd.DataFrame:
+        """Tidy rows: one per listing, fiscal year, fiscal period and metric, with currency, standard and source.
+        ``basis``: "latest" (default: restated / split-adjusted, from the latest report that prints the period)
+        or "as_reported" (each period as first reported); ``other_basis_value`` holds the other one."""
         if isinstance(years, int):
             years = (years, years)
         if isinstance(metrics, str):
@@ -190,7 +241,7 @@ class Filings:
         ids, unknown = lookup.resolve_metrics(metrics or [])
         if unknown:
             raise FilingsError(f"unknown metric(s) {', '.join(unknown)}: see mappings/metrics.yaml for the ids")
-        rows = lookup.metric_rows(self.con, self.company_id(company), *(years or (None, None)), ids, periods)
+        rows = lookup.metric_rows(self.con, self.company_id(company), *(years or (None, None)), ids, periods, basis)
         return export.tidy(rows)
 
     def pivot(self, company: str, years: tuple[int, int] | int | None = None,
@@ -239,6 +290,15 @@ class Filings:
         ax.legend()
         return ax
 
+    def coverage(self, company: str | None = None, document: str | None = None) -> dict:
+        """Core metrics per document and period (present / derived / missing / not_printed, with value, page and
+        printed label or the reason), per-market counts, and every identity violation or restatement with the
+        pages of both sides: {documents, summary, identities, rows, findings} (`filings coverage --json`)."""
+        from warehouse.coverage import report
+
+        return report(self.con, self.company_id(company) if company else None,
+                      self.document_id(document) if document else None)
+
     def compare(self, companies: list[str], metric: str, years: tuple[int, int] | None = None,
                 period: str = "FY") -> pd.DataFrame:
         """One metric across companies: a wide frame (company x fiscal year) of exact values, plus currency."""
@@ -250,3 +310,18 @@ class Filings:
         wide = tidy.pivot_table(index=["company_id", "stock_code", "currency", "accounting_standard"],
                                 columns="fiscal_year", values="value", aggfunc="first")
         return wide.reset_index()
+
+
+def _words(value: list[str] | tuple[str, ...] | str | None) -> tuple[str, ...]:
+    if isinstance(value, str):
+        value = value.split(",")
+    return tuple(w.strip() for w in value or () if w and w.strip())
+
+
+def _date(value) -> dt.date | None:
+    if value is None or isinstance(value, dt.date):
+        return value
+    try:
+        return dt.date.fromisoformat(str(value))
+    except ValueError:
+        raise FilingsError(f"since must be a date like 2024-01-31 (got {value!r})") from None

@@ -1,6 +1,6 @@
 """DuckDB DDL of the warehouse (DESIGN.md section 3). Applied idempotently on every open."""
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2  # 2: basis, fiscal-year labels, derived values (financial_metrics*, document_metrics)
 
 TABLES = {
     "companies": """
@@ -112,8 +112,15 @@ TABLES = {
         doc_period_end DATE,
         form_rank INTEGER NOT NULL,       -- 0 full report, 1 summary
         concept VARCHAR,                  -- XBRL qname, or statement + normalised printed label
-        concept_rank INTEGER NOT NULL     -- mapping priority of that concept / label (0 best)
+        concept_rank INTEGER NOT NULL,    -- mapping priority of that concept / label (0 best)
+        statement VARCHAR,                -- printed statement read (income, balance, cashflow, key_figures);
+                                          -- NULL for XBRL facts
+        rounding INTEGER                  -- the figure is rounded to 10^rounding base units, as printed or
+                                          -- tagged: 6 for millions, 4 for 万元, -2 for cents; NULL exact
     """,
+    # One row per listing, fiscal year, fiscal period and metric on the default basis: the latest value (from
+    # the latest report that prints the period: restated / split-adjusted). fiscal_year is the calendar year in
+    # which the fiscal year ends (one rule for sorting and joins); fiscal_year_label is the company's own name.
     "financial_metrics": """
         company_id VARCHAR,
         stock_code VARCHAR NOT NULL,
@@ -130,8 +137,13 @@ TABLES = {
         original_unit VARCHAR,
         document_id VARCHAR NOT NULL,
         page VARCHAR,
-        source_kind VARCHAR NOT NULL,
-        restated BOOLEAN NOT NULL,
+        source_kind VARCHAR NOT NULL,     -- own_report | comparative | derived
+        restated BOOLEAN NOT NULL,        -- reports of that period disagree (beyond the rounding of their scale)
+        fiscal_year_label INTEGER,        -- the company's own name for the fiscal year ("fiscal 2024" -> 2024):
+                                          -- Home Depot's year ended 2025-02-02 has fiscal_year 2025, label 2024
+        basis VARCHAR NOT NULL,           -- latest (this table) | as_reported (financial_metrics_as_reported)
+        other_basis_value DECIMAL(38, 6), -- the same period's value on the other basis
+        derivation JSON,                  -- derived rows: {"formula", "inputs": [{period, value, document, page}]}
         PRIMARY KEY (stock_code, fiscal_year, fiscal_period, metric_name)
     """,
     "ingest_runs": """
@@ -140,15 +152,37 @@ TABLES = {
         finished_at TIMESTAMP,
         path VARCHAR NOT NULL,
         document_id VARCHAR,
-        status VARCHAR NOT NULL,          -- added | unchanged | failed
+        status VARCHAR NOT NULL,          -- added | unchanged | failed | skipped | superseded
         reason VARCHAR,
         seconds DOUBLE
+    """,
+    # Documents a corrected version replaced (`filings update`): their rows are removed from every table and
+    # a later ingest of the same file is skipped.
+    "superseded": """
+        document_id VARCHAR PRIMARY KEY,  -- sha256 of the replaced file
+        superseded_by VARCHAR NOT NULL,   -- document_id of the corrected version
+        source_id VARCHAR,                -- the replaced file's id at its source (cninfo:..., hkex:...)
+        doc_name VARCHAR,
+        stock_code VARCHAR,
+        reason VARCHAR,
+        superseded_at TIMESTAMP NOT NULL
     """,
     "meta": """
         key VARCHAR PRIMARY KEY,
         value VARCHAR
     """,
 }
+
+
+# The same rows on the other basis: each period's value as first reported (the period's own report, else the
+# earliest report that prints it). Same columns as financial_metrics.
+TABLES["financial_metrics_as_reported"] = TABLES["financial_metrics"]
+
+
+def columns(table: str) -> list[str]:
+    """Column names of a table, in DDL order."""
+    return [line.split()[0] for line in TABLES[table].strip().splitlines()
+            if line.strip() and not line.strip().startswith(("--", "PRIMARY KEY"))]
 
 
 def create_statements() -> list[str]:

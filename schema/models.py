@@ -16,7 +16,8 @@ from pydantic import BaseModel, ConfigDict, Field
 Market = Literal["US", "A", "HK"]
 FiscalPeriod = Literal["FY", "Q1", "Q2", "Q3", "Q4", "H1", "9M"]
 Standard = Literal["US_GAAP", "IFRS", "HKFRS", "CAS"]
-SourceKind = Literal["own_report", "comparative"]
+SourceKind = Literal["own_report", "comparative", "derived"]
+Basis = Literal["latest", "as_reported"]
 # Which statement a printed (PDF) fact was read from. XBRL facts leave it None.
 Statement = Literal["key_figures", "balance", "income", "cashflow", "other"]
 
@@ -138,6 +139,10 @@ class FinancialMetric(_Model):
     page: str | None  # physical page number or XBRL locator
     source_kind: SourceKind
     restated: bool = False
+    fiscal_year_label: int | None = None  # the company's own name for the fiscal year (Home Depot FY2025 -> 2024)
+    basis: Basis = "latest"
+    other_basis_value: Decimal | None = None
+    derivation: dict[str, Any] | None = None  # derived rows: formula and inputs (period, value, document, page)
 
 
 class SearchUnit(_Model):

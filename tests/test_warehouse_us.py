@@ -3,6 +3,7 @@ idempotent ingest, rebuild after deleting the DuckDB file, atomic failures."""
 
 from __future__ import annotations
 
+import datetime as dt
 import json
 import shutil
 import subprocess
@@ -16,9 +17,11 @@ import pytest
 from conftest import require_corpus
 from filings import Filings
 from mappings.metrics import concept_index, metrics
+from schema.errors import FilingsError
 from warehouse import store
 
-TABLES = ["documents", "pages", "facts", "document_metrics", "financial_metrics", "companies", "securities", "aliases"]
+TABLES = ["documents", "pages", "facts", "document_metrics", "financial_metrics", "financial_metrics_as_reported",
+          "companies", "securities", "aliases"]
 
 
 def _us_paths() -> list[Path]:
@@ -149,11 +152,13 @@ def test_comparatives_answer_for_earlier_years(us_home):
            WHERE stock_code = 'WMT' AND metric_name = 'revenue' AND fiscal_period = 'FY' ORDER BY fiscal_year""").fetchall()
     kinds = {fy: kind for fy, kind, _ in rows}
     assert kinds[2025] == "own_report" and kinds[2024] == "comparative" and kinds[2023] == "comparative"
-    # Apple FY2023: its own 10-K instance is in the corpus, so the own report wins over the FY2024 comparative
-    row = con.execute("""SELECT source_kind, metric_value FROM financial_metrics WHERE stock_code = 'AAPL'
-                         AND fiscal_year = 2023 AND fiscal_period = 'FY' AND metric_name = 'revenue'""").fetchone()
-    assert row[0] == "own_report"
-    assert row[1] == Decimal("383285000000")  # Apple FY2023 total net sales, $383,285 million
+    # Apple FY2023: the default basis is the latest report that prints it (the FY2024 10-K's comparative);
+    # the value as first reported (its own FY2023 10-K) stays in financial_metrics_as_reported
+    query = """SELECT source_kind, metric_value FROM {} WHERE stock_code = 'AAPL'
+               AND fiscal_year = 2023 AND fiscal_period = 'FY' AND metric_name = 'revenue'"""
+    assert con.execute(query.format("financial_metrics")).fetchone() == ("comparative", Decimal("383285000000"))
+    assert con.execute(query.format("financial_metrics_as_reported")).fetchone() == (
+        "own_report", Decimal("383285000000"))  # Apple FY2023 total net sales, $383,285 million
 
 
 def test_second_ingest_changes_nothing(us_home):
@@ -243,3 +248,123 @@ def test_facts_keep_exact_decimals(us_home):
     assert len(frame) == 1
     value = frame["value"][0]
     assert isinstance(value, Decimal) and value == Decimal("2.97")  # NVDA FY2025 basic EPS $2.97
+
+
+def _dei_focus(con) -> set[tuple[str, str, int, str]]:
+    """(ticker, form, DocumentFiscalYearFocus, DocumentFiscalPeriodFocus) of every filing in the warehouse:
+    the keys companyfacts gives each filing's entries (its fy / fp / form)."""
+    return {tuple(r) for r in con.execute(
+        """SELECT d.stock_code, d.form, CAST(left(y.value_text, 4) AS INTEGER), p.value_text FROM documents d
+           JOIN facts y ON y.document_id = d.document_id AND y.concept = 'dei:DocumentFiscalYearFocus'
+           JOIN facts p ON p.document_id = d.document_id AND p.concept = 'dei:DocumentFiscalPeriodFocus'""").fetchall()}
+
+
+@pytest.mark.parametrize("cik,code", [("0000320193", "AAPL"), ("0001045810", "NVDA")])
+def test_default_basis_is_latest_filed_and_as_reported_is_each_reports_own(us_home, cik, code):
+    """financial_metrics (default basis) equals SEC companyfacts' latest-filed value among the filings in the
+    warehouse; financial_metrics_as_reported equals the value of the filing that first printed it."""
+    facts = _companyfacts(cik)
+    con = store.connect(us_home, read_only=True)
+    held = _dei_focus(con)
+    checked = 0
+    for table in ("financial_metrics", "financial_metrics_as_reported"):
+        rows = con.execute(
+            f"""SELECT fm.metric_name, fm.metric_value, fm.fiscal_year, fm.fiscal_period, f.concept, f.unit,
+                       f.period_start, f.period_end, d.form, y.value_text, p.value_text
+                FROM {table} fm JOIN facts f ON f.document_id = fm.document_id AND f.locator = fm.page
+                JOIN documents d ON d.document_id = fm.document_id
+                JOIN facts y ON y.document_id = d.document_id AND y.concept = 'dei:DocumentFiscalYearFocus'
+                JOIN facts p ON p.document_id = d.document_id AND p.concept = 'dei:DocumentFiscalPeriodFocus'
+                WHERE fm.stock_code = ? AND fm.source_kind <> 'derived'""", [code]).fetchall()
+        assert len(rows) > 100
+        for metric, value, fy, fp, concept, unit, start, end, form, dfy, dfp in rows:
+            prefix, local = concept.split(":")
+            entries = [e for e in facts.get(prefix, {}).get(local, {}).get("units", {}).get(unit, [])
+                       if e["end"] == end.isoformat() and e.get("start") == (start.isoformat() if start else None)
+                       and (code, e["form"], e["fy"], e["fp"]) in held]
+            assert entries, f"{code} {metric} {concept} {start}..{end}: no companyfacts entry of a held filing"
+            if table == "financial_metrics":
+                last = max(e["filed"] for e in entries)
+                want = {Decimal(str(e["val"])) for e in entries if e["filed"] == last}
+            else:
+                want = {Decimal(str(e["val"])) for e in entries if (e["form"], e["fy"], e["fp"]) == (form, int(dfy[:4]), dfp)}
+            assert value in want, f"{table} {code} {metric} {fy} {fp}: {value}, companyfacts {want}"
+            checked += 1
+    assert checked > 200
+
+
+def test_nvidia_eps_series_has_one_basis(us_home):
+    """Nvidia's 10-for-1 split (June 2024): the FY2025 10-K prints FY2024 basic EPS as $1.21 and FY2023 as
+    $0.18; the FY2024 10-K printed them as $12.05 and $1.76 (each 10-K's income statement)."""
+    con = store.connect(us_home, read_only=True)
+    query = """SELECT fiscal_year, metric_value, other_basis_value, restated FROM {} WHERE stock_code = 'NVDA'
+               AND metric_name = 'eps_basic' AND fiscal_period = 'FY' AND fiscal_year BETWEEN 2023 AND 2025"""
+    latest = {r[0]: r[1:] for r in con.execute(query.format("financial_metrics")).fetchall()}
+    first = {r[0]: r[1:] for r in con.execute(query.format("financial_metrics_as_reported")).fetchall()}
+    assert {y: v[0] for y, v in latest.items()} == {2023: Decimal("0.18"), 2024: Decimal("1.21"), 2025: Decimal("2.97")}
+    assert {y: v[0] for y, v in first.items()} == {2023: Decimal("1.76"), 2024: Decimal("12.05"), 2025: Decimal("2.97")}
+    assert latest[2024][1] == Decimal("12.05") and first[2024][1] == Decimal("1.21")  # the other basis, both ways
+    assert latest[2024][2] and latest[2023][2] and not latest[2025][2]  # restated: its reports disagree
+    with Filings(us_home, read_only=True) as f:
+        frame = f.metrics("NVDA", years=2024, metrics="eps_basic", periods="FY", basis="as_reported")
+        assert list(frame["value"]) == [Decimal("12.05")] and list(frame["basis"]) == ["as_reported"]
+        with pytest.raises(FilingsError, match="unknown basis"):
+            f.metrics("NVDA", basis="restated")
+
+
+def test_fiscal_year_labels_follow_each_company(us_home):
+    """fiscal_year is the year the fiscal year ends; fiscal_year_label is the company's own name for it, as its
+    10-K's dei:DocumentFiscalYearFocus gives it (Home Depot: the year ended 2025-02-02 is "fiscal 2024")."""
+    con = store.connect(us_home, read_only=True)
+    rows = con.execute(
+        """SELECT DISTINCT d.stock_code, d.fiscal_year, y.value_text FROM documents d JOIN facts y
+           ON y.document_id = d.document_id AND y.concept = 'dei:DocumentFiscalYearFocus'""").fetchall()
+    pairs = 0
+    for code, fiscal_year, focus in rows:
+        labels = {r[0] for r in con.execute(
+            """SELECT DISTINCT fiscal_year_label FROM financial_metrics WHERE stock_code = ? AND fiscal_year = ?""",
+            [code, fiscal_year]).fetchall()}
+        assert labels in (set(), {int(focus[:4])}), (code, fiscal_year, focus, labels)
+        pairs += bool(labels)
+    assert pairs >= 10
+    hd = con.execute("""SELECT fiscal_year, fiscal_year_label, period_end FROM financial_metrics WHERE stock_code = 'HD'
+                        AND metric_name = 'revenue' AND fiscal_period = 'FY' ORDER BY 1 DESC LIMIT 1""").fetchone()
+    assert hd == (2025, 2024, dt.date(2025, 2, 2))
+    nvda = con.execute("""SELECT DISTINCT fiscal_year - fiscal_year_label FROM financial_metrics
+                          WHERE stock_code IN ('NVDA', 'WMT', 'AAPL')""").fetchall()
+    assert nvda == [(0,)]
+
+
+def test_an_older_warehouse_is_upgraded_from_its_stored_facts(us_home, tmp_path):
+    """A warehouse whose metric tables predate the basis columns gets them rebuilt from its own facts on the
+    first read-write open: same rows as a fresh ingest."""
+    home = tmp_path / "old"
+    shutil.copytree(us_home, home)
+    con = store.connect(home)
+    con.execute("DROP TABLE financial_metrics_as_reported")
+    con.execute("ALTER TABLE financial_metrics DROP COLUMN derivation")
+    con.execute("ALTER TABLE document_metrics DROP COLUMN rounding")
+    con.close()
+    con = store.connect(home)
+    con.close()
+    before, after = _snapshot(us_home), _snapshot(home)
+    for table in ("document_metrics", "financial_metrics", "financial_metrics_as_reported"):
+        assert after.get(table) == before.get(table), table
+
+
+def test_restatements_and_basis_breaks_are_listed(us_home):
+    """The FY2025 10-K restates FY2024 EPS for the split (12.05 -> 1.21, both 10-Ks' income statements); FY2022
+    EPS (3.91, FY2024 10-K) is printed by no later report, so the default series mixes bases there: both are
+    findings of `filings coverage`, with the pages of each side."""
+    with Filings(us_home, read_only=True) as f:
+        result = f.coverage(company="NVDA")
+    findings = {(x["identity"], x["fiscal_year"], x["fiscal_period"], x["metric"]): x for x in result["findings"]}
+    split = findings[("restated", 2024, "FY", "eps_basic")]
+    assert (split["expected"], split["actual"]) == (Decimal("12.05"), Decimal("1.21"))
+    assert [s["doc_name"] for s in split["sources"]] == ["nvda-20240128", "nvda-20250126"]
+    old = findings[("basis_break", 2022, "FY", "eps_basic")]
+    assert old["actual"] == Decimal("3.91") and old["sources"][1]["doc_name"] == "nvda-20250126"
+    assert not [x for x in result["findings"] if x["identity"] in ("balance", "gross_profit", "flows")]
+    assert result["identities_checked"]["balance"] >= 3 and result["identities_checked"]["gross_profit"] >= 3
+    present = [r for r in result["rows"] if r["status"] == "present"]
+    assert len(present) >= 40 and not [r for r in result["rows"] if r["status"] == "missing" and r["own_period"]]

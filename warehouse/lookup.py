@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+import json
 from decimal import Decimal
 
 import duckdb
 
 from mappings.companies import alias_key, normalise_code
 from mappings.metrics import metrics as metric_catalogue
+from schema.errors import FilingsError
+from schema.models import DocumentInfo, Fact, Page, ParsedDocument, SectionSpan
+from warehouse.basis import BASES, TABLE_OF_BASIS
 
 
 def resolve_company(con: duckdb.DuckDBPyConnection, text: str) -> str | None:
@@ -77,11 +81,11 @@ def resolve_metrics(names: list[str]) -> tuple[list[str], list[str]]:
 
 
 METRICS_SQL = """
-SELECT fm.company_id, fm.stock_code, fm.market, fm.fiscal_year, fm.fiscal_period, fm.period_end,
-       fm.metric_name AS metric, fm.metric_value AS value, fm.currency, fm.accounting_standard,
+SELECT fm.company_id, fm.stock_code, fm.market, fm.fiscal_year, fm.fiscal_year_label, fm.fiscal_period,
+       fm.period_end, fm.metric_name AS metric, fm.metric_value AS value, fm.currency, fm.accounting_standard,
        fm.original_label, fm.original_unit, d.doc_name, fm.document_id, fm.page, fm.source_kind, fm.restated,
-       fm.report_type
-FROM financial_metrics fm JOIN documents d USING (document_id)
+       fm.report_type, fm.basis, fm.other_basis_value, fm.derivation
+FROM {table} fm JOIN documents d USING (document_id)
 WHERE fm.company_id = ?
   AND (? IS NULL OR fm.fiscal_year >= ?) AND (? IS NULL OR fm.fiscal_year <= ?)
   AND (len(?) = 0 OR list_contains(?, fm.metric_name))
@@ -90,14 +94,26 @@ ORDER BY fm.metric_name, fm.fiscal_year, fm.fiscal_period, fm.stock_code
 """
 
 
+def metrics_table(basis: str = "latest") -> str:
+    """The table holding a basis: ``latest`` (restated / split-adjusted, the default) or ``as_reported``."""
+    if basis not in TABLE_OF_BASIS:
+        raise FilingsError(f"unknown basis {basis!r}: use {' or '.join(BASES)}")
+    return TABLE_OF_BASIS[basis]
+
+
 def metric_rows(con: duckdb.DuckDBPyConnection, company_id: str, year_from: int | None = None,
                 year_to: int | None = None, metric_ids: list[str] | None = None,
-                periods: list[str] | None = None) -> list[dict]:
+                periods: list[str] | None = None, basis: str = "latest") -> list[dict]:
+    """Metric rows of one company on one basis (``latest`` by default; ``as_reported``: as first reported).
+    ``derivation`` is a dict for derived values (formula and inputs), else None."""
     metric_ids, periods = metric_ids or [], periods or []
-    cur = con.execute(METRICS_SQL, [company_id, year_from, year_from, year_to, year_to, metric_ids, metric_ids,
-                                    periods, periods])
+    cur = con.execute(METRICS_SQL.format(table=metrics_table(basis)),
+                      [company_id, year_from, year_from, year_to, year_to, metric_ids, metric_ids, periods, periods])
     cols = [d[0] for d in cur.description]
-    return [dict(zip(cols, r)) for r in cur.fetchall()]
+    rows = [dict(zip(cols, r)) for r in cur.fetchall()]
+    for r in rows:
+        r["derivation"] = json.loads(r["derivation"]) if r["derivation"] else None
+    return rows
 
 
 def company_rows(con: duckdb.DuckDBPyConnection, market: str | None = None) -> list[dict]:
@@ -122,18 +138,37 @@ def scaled(value: Decimal, scale: int) -> Decimal:
     return value.scaleb(-scale) if scale else value
 
 
+def stored_info(con: duckdb.DuckDBPyConnection, document_id: str):
+    """A stored document's DocumentInfo and its documents row."""
+    cur = con.execute("SELECT * FROM documents WHERE document_id = ?", [document_id])
+    row = dict(zip([d[0] for d in cur.description], cur.fetchone()))
+    fields = set(DocumentInfo.model_fields)
+    return DocumentInfo(**{k: v for k, v in row.items() if k in fields and v is not None}), row
+
+
+def stored_facts(con: duckdb.DuckDBPyConnection, document_id: str):
+    """A stored document's facts as parsed (every column of ``facts``)."""
+    import json
+
+    from schema.models import Fact
+
+    fields = ["concept", "label", "value", "value_text", "unit", "decimals", "scale", "original_unit",
+              "period_start", "period_end", "period_type", "dimensions", "statement", "consolidated", "page",
+              "locator", "column_label"]
+    out = []
+    for row in con.execute(f"SELECT {', '.join(fields)} FROM facts WHERE document_id = ? ORDER BY fact_no",
+                           [document_id]).fetchall():
+        data = dict(zip(fields, row))
+        data["column"] = data.pop("column_label")
+        data["dimensions"] = json.loads(data["dimensions"]) if data["dimensions"] else {}
+        out.append(Fact(**{k: v for k, v in data.items() if v is not None}))
+    return out
+
+
 def stored_document(con: duckdb.DuckDBPyConnection, document_id: str):
     """A stored document as a ParsedDocument (info, pages, sections, statement facts' pages), for
     re-indexing without re-parsing."""
-    import json
-
-    from schema.models import DocumentInfo, Fact, Page, ParsedDocument, SectionSpan
-
-    cur = con.execute("SELECT * FROM documents WHERE document_id = ?", [document_id])
-    cols = [d[0] for d in cur.description]
-    row = dict(zip(cols, cur.fetchone()))
-    fields = set(DocumentInfo.model_fields)
-    info = DocumentInfo(**{k: v for k, v in row.items() if k in fields and v is not None})
+    info, row = stored_info(con, document_id)
     pages = [Page(page=p, text=t, ocr=o) for p, t, o in con.execute(
         "SELECT page, text, ocr FROM pages WHERE document_id = ? ORDER BY page", [document_id]).fetchall()]
     sections = [SectionSpan(section=s, title=t, page_start=ps, char_start=cs, page_end=pe, char_end=ce,

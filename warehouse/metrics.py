@@ -2,22 +2,33 @@
 
 For one document: every consolidated, non-dimensional fact that ``mappings`` maps to a canonical metric
 becomes a candidate for (metric, fiscal year, fiscal period); the best candidate per key is kept
-(statement over key-figures table, then the concept/label priority of the mapping). Across documents,
-``financial_metrics`` keeps for each period the value from that period's own report when it is in the
-warehouse, otherwise the comparative of the latest later report, and flags periods whose reports
-disagree as restated.
+(statement over key-figures table, then the concept/label priority of the mapping) in ``document_metrics``.
+Across documents, :func:`rebuild` fills ``financial_metrics`` (latest basis) and
+``financial_metrics_as_reported`` (first-reported basis; ``warehouse/basis.py``), adds derived values that no
+report prints (``warehouse/derive.py``) and the company's own fiscal-year labels (``warehouse/fiscal_labels.py``).
 """
 
 from __future__ import annotations
 
 import datetime as dt
+import json
+from collections import defaultdict
 from dataclasses import dataclass
 from decimal import Decimal
 
+import duckdb
+import pyarrow as pa
+
 from mappings.metrics import STATEMENT_PRIORITY, concept_index, metric_for_label, metrics, normalise_label
-from schema.models import DocumentInfo, Fact
+from schema.ddl import columns
 from schema.fiscal import nominal_end
+from schema.models import DocumentInfo, Fact
+from warehouse import basis as basis_mod
+from warehouse.basis import BASES, TABLE_OF_BASIS, Candidate
+from warehouse.derive import derive
+from warehouse.fiscal_labels import fye_months, namings
 from warehouse.periods import classify_duration, classify_instant
+from warehouse.rounding import rounding_of
 
 SUMMARY_FORMS = {"summary", "interim_summary"}
 
@@ -37,6 +48,8 @@ class MetricRow:
     rank: tuple[int, int]
     concept: str | None
     printed: bool = False  # read from a printed statement (PDF), not an XBRL fact
+    statement: str | None = None  # the printed statement it was read from (None for XBRL)
+    rounding: int | None = None  # rounded to 10^rounding base units as printed / tagged (None: exact)
 
 
 def fiscal_year_end_month(info: DocumentInfo) -> int:
@@ -120,6 +133,8 @@ def document_metric_rows(info: DocumentInfo, facts: list[Fact]) -> list[MetricRo
                 rank=rank,
                 concept=fact.concept or f"{fact.statement}:{normalise_label(fact.label or '')}",
                 printed=fact.concept is None,
+                statement=fact.statement if fact.concept is None else None,
+                rounding=rounding_of(fact),
             )
             if key not in best or row.rank < best[key].rank:
                 best[key] = row
@@ -143,23 +158,97 @@ def form_rank(form: str | None) -> int:
     return 1 if (form or "") in SUMMARY_FORMS else 0
 
 
-# Rebuild financial_metrics for some listings from document_metrics (run inside the ingest transaction).
-REBUILD_SQL = """
-INSERT INTO financial_metrics
-SELECT company_id, stock_code, market, fiscal_year, fiscal_period, period_end, report_type, metric_name,
-       metric_value, currency, accounting_standard, original_label, original_unit, document_id, page,
-       source_kind, restated
-FROM (
-    SELECT dm.*,
-           -- restated: another report gives a different value for the same concept and period
-           count(DISTINCT metric_value) OVER w_concept > 1 AS restated,
-           row_number() OVER (
-               PARTITION BY stock_code, fiscal_year, fiscal_period, metric_name
-               ORDER BY (source_kind = 'own_report') DESC, concept_rank, form_rank, doc_period_end DESC, document_id
-           ) AS pick
-    FROM document_metrics dm
-    WHERE stock_code IN (SELECT unnest(?))
-    WINDOW w_concept AS (PARTITION BY stock_code, fiscal_year, fiscal_period, metric_name, concept)
-)
-WHERE pick = 1
+_Q = Decimal("0.000001")
+DOCUMENT_METRICS_COLUMNS = columns("document_metrics")
+
+
+def store_document_metrics(con: duckdb.DuckDBPyConnection, info: DocumentInfo, facts: list[Fact]) -> int:
+    """Insert a document's canonical metric values (own period and comparatives); returns the row count."""
+    rows = document_metric_rows(info, facts) if info.stock_code else []
+    if rows:
+        con.executemany(
+            f"INSERT INTO document_metrics ({', '.join(DOCUMENT_METRICS_COLUMNS)}) "
+            f"VALUES ({', '.join('?' * len(DOCUMENT_METRICS_COLUMNS))})",
+            [[info.document_id, info.company_id, info.stock_code, info.market, r.fiscal_year, r.fiscal_period,
+              r.period_end, info.form, r.metric_name, r.value.quantize(_Q), r.currency, info.accounting_standard,
+              r.original_label, r.original_unit, r.page, "own_report" if r.own else "comparative",
+              info.period_end, form_rank(info.form), r.concept, r.rank[0] * 100 + r.rank[1], r.statement,
+              r.rounding] for r in rows],
+        )
+    return len(rows)
+
+
+# the document_metrics columns a Candidate holds (the rest it gets while the bases are built)
+_CANDIDATE_COLUMNS = [name for name in Candidate.__dataclass_fields__ if name not in ("restated", "derivation")]
+CANDIDATES_SQL = f"""
+SELECT {", ".join(_CANDIDATE_COLUMNS)} FROM document_metrics WHERE stock_code IN (SELECT unnest(?))
 """
+FINANCIAL_METRICS_COLUMNS = columns("financial_metrics")
+
+
+def rebuild(con: duckdb.DuckDBPyConnection, stock_codes: list[str]) -> None:
+    """Rebuild both bases of ``financial_metrics`` for some listings from ``document_metrics`` (inside the
+    caller's transaction)."""
+    cur = con.execute(CANDIDATES_SQL, [stock_codes])
+    groups: dict[tuple, list[Candidate]] = defaultdict(list)
+    for row in cur.fetchall():
+        c = Candidate(**dict(zip(_CANDIDATE_COLUMNS, row)))
+        groups[c.key].append(c)
+    for cands in groups.values():
+        same = basis_mod.best_definition(cands)
+        flag = len(same) > 1 and basis_mod.disagree(same)
+        for c in cands:
+            c.restated = flag
+    per_basis: dict[str, dict[tuple, Candidate]] = {}
+    for basis in BASES:
+        chosen = {key: basis_mod.choose(cands, basis) for key, cands in groups.items()}
+        for d in derive(groups, chosen, basis):
+            chosen.setdefault(d.key, d)
+        per_basis[basis] = chosen
+    names, months = namings(con, stock_codes), fye_months(con, stock_codes)
+    for basis in BASES:
+        other = per_basis["as_reported" if basis == "latest" else "latest"]
+        table = TABLE_OF_BASIS[basis]
+        con.execute(f"DELETE FROM {table} WHERE stock_code IN (SELECT unnest(?))", [stock_codes])
+        rows = list(per_basis[basis].values())
+        if not rows:
+            continue
+        data = {
+            "company_id": [c.company_id for c in rows],
+            "stock_code": [c.stock_code for c in rows],
+            "market": [c.market for c in rows],
+            "fiscal_year": pa.array([c.fiscal_year for c in rows], pa.int32()),
+            "fiscal_period": [c.fiscal_period for c in rows],
+            "period_end": pa.array([c.period_end for c in rows], pa.date32()),
+            "report_type": [c.report_type for c in rows],
+            "metric_name": [c.metric_name for c in rows],
+            "metric_value": pa.array([c.metric_value.quantize(_Q) for c in rows], pa.decimal128(38, 6)),
+            "currency": [c.currency for c in rows],
+            "accounting_standard": [c.accounting_standard for c in rows],
+            "original_label": [c.original_label for c in rows],
+            "original_unit": [c.original_unit for c in rows],
+            "document_id": [c.document_id for c in rows],
+            "page": [c.page for c in rows],
+            "source_kind": [c.source_kind for c in rows],
+            "restated": [c.restated for c in rows],
+            "fiscal_year_label": pa.array([names[c.stock_code].label(c.fiscal_year, months.get(c.stock_code))
+                                           for c in rows], pa.int32()),
+            "basis": [basis] * len(rows),
+            "other_basis_value": pa.array([other[c.key].metric_value.quantize(_Q) if c.key in other else None
+                                           for c in rows], pa.decimal128(38, 6)),
+            "derivation": [json.dumps(c.derivation, ensure_ascii=False) if c.derivation else None for c in rows],
+        }
+        assert list(data) == FINANCIAL_METRICS_COLUMNS, "financial_metrics columns changed: update rebuild()"
+        con.register("_metrics", pa.table(data))
+        con.execute(f"INSERT INTO {table} SELECT * REPLACE (derivation::JSON AS derivation) FROM _metrics")
+        con.unregister("_metrics")
+
+
+def rebuild_all(con: duckdb.DuckDBPyConnection) -> int:
+    """Rebuild both bases for every listing (after a change of basis or derivation rules); returns listings."""
+    codes = [r[0] for r in con.execute("SELECT DISTINCT stock_code FROM document_metrics ORDER BY 1").fetchall()]
+    con.execute("DELETE FROM financial_metrics")
+    con.execute("DELETE FROM financial_metrics_as_reported")
+    if codes:
+        rebuild(con, codes)
+    return len(codes)

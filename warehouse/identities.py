@@ -1,0 +1,190 @@
+"""Identities that prove the reading, checked on every report.
+
+Within one report, for each period it prints (values as read, ``document_metrics``):
+- ``balance``: total assets = total liabilities + total equity, where all three are read;
+- ``gross_profit``: gross profit = revenue - cost of revenue, where all three are printed;
+Across reports, on the default basis and printed values only (a derived value satisfies them by construction):
+- ``flows``: Q1 + Q2 = H1, H1 + Q3 = 9M, 9M + Q4 = FY for every money flow where the terms are stored;
+Between reports:
+- ``comparative``: a comparative equals the earlier report's own figure, or the period is flagged
+  ``restated`` (listed as ``restated``, with both pages: a printed restatement, not a reading error);
+- ``basis_break``: a series on the default basis whose older periods come only from reports published
+  before a later report restated it (Nvidia's FY2022 EPS exists only as first reported, before the 10-for-1
+  split that the FY2025 10-K applies to FY2023 and FY2024): listed so that the mix is never silent.
+
+Tolerance: one half-unit of each term's printed rounding (``warehouse/rounding.py``). Every violation names
+both (or all) pages.
+"""
+
+from __future__ import annotations
+
+from collections import Counter, defaultdict
+from dataclasses import asdict, dataclass, field
+from decimal import Decimal
+
+import duckdb
+
+from mappings.metrics import metrics as catalogue
+from warehouse.basis import definition_rank
+from warehouse.rounding import tolerance
+
+# (identity id, result metric, [(term metric, sign)]): identities inside one report and period.
+REPORT_IDENTITIES = (
+    ("balance", "total_assets", (("total_liabilities", 1), ("total_equity", 1))),
+    ("gross_profit", "gross_profit", (("revenue", 1), ("cost_of_revenue", -1))),
+)
+# (whole, parts): year-to-date flows as sums of shorter flows.
+FLOW_IDENTITIES = (("H1", ("Q1", "Q2")), ("9M", ("H1", "Q3")), ("FY", ("9M", "Q4")))
+
+
+@dataclass
+class Finding:
+    identity: str  # balance | gross_profit | flows | restated
+    stock_code: str
+    fiscal_year: int
+    fiscal_period: str
+    metric: str
+    expected: Decimal  # the sum of the terms (or the earlier report's figure)
+    actual: Decimal  # the printed total (or the later report's figure)
+    tolerance: Decimal
+    sources: list[dict] = field(default_factory=list)  # [{doc_name, document_id, page, role, value}]
+
+    @property
+    def difference(self) -> Decimal:
+        return self.actual - self.expected
+
+    def as_dict(self) -> dict:
+        return {**asdict(self), "difference": self.difference}
+
+
+_ROWS_SQL = """
+SELECT dm.document_id, d.doc_name, dm.stock_code, dm.fiscal_year, dm.fiscal_period, dm.period_end, dm.metric_name,
+       dm.metric_value, dm.page, dm.rounding, dm.source_kind, dm.doc_period_end, dm.currency,
+       dm.statement, dm.concept_rank
+FROM document_metrics dm JOIN documents d USING (document_id)
+WHERE (? IS NULL OR dm.stock_code IN (SELECT unnest(?)))
+"""
+
+
+def _source(r: dict, role: str) -> dict:
+    return {"doc_name": r["doc_name"], "document_id": r["document_id"], "page": r["page"], "role": role,
+            "value": r["metric_value"], "period_end": r["period_end"]}
+
+
+def check(con: duckdb.DuckDBPyConnection, stock_codes: list[str] | None = None,
+          tally: Counter | None = None) -> list[Finding]:
+    """Every identity violation and every restatement for some listings (default: all). ``tally`` counts the
+    identities evaluated (violated or not), by identity id."""
+    cur = con.execute(_ROWS_SQL, [stock_codes, stock_codes])
+    cols = [d[0] for d in cur.description]
+    rows = [dict(zip(cols, r)) for r in cur.fetchall()]
+    for r in rows:
+        r["definition"] = definition_rank(r["statement"], r["concept_rank"])
+    tally = tally if tally is not None else Counter()
+    restated = restatements(rows, tally)
+    return [*report_identities(rows, tally), *flow_identities(con, rows, stock_codes, tally), *restated,
+            *basis_breaks(con, restated, stock_codes)]
+
+
+def report_identities(rows: list[dict], tally: Counter) -> list[Finding]:
+    by_doc: dict[tuple, dict[str, dict]] = defaultdict(dict)
+    for r in rows:
+        by_doc[(r["document_id"], r["fiscal_year"], r["fiscal_period"], r["period_end"])][r["metric_name"]] = r
+    out = []
+    for (_doc, year, period, _end), values in by_doc.items():
+        for identity, result, terms in REPORT_IDENTITIES:
+            if result not in values or any(m not in values for m, _ in terms):
+                continue
+            parts = [values[m] for m, _ in terms]
+            tally[identity] += 1
+            expected = sum((p["metric_value"] * sign for p, (_, sign) in zip(parts, terms)), Decimal(0))
+            total = values[result]
+            tol = tolerance(total["rounding"], *(p["rounding"] for p in parts))
+            if abs(total["metric_value"] - expected) > tol:
+                out.append(Finding(identity, total["stock_code"], year, period, result, expected,
+                                   total["metric_value"], tol,
+                                   [_source(total, result), *(_source(p, m) for p, (m, _) in zip(parts, terms))]))
+    return out
+
+
+def flow_identities(con: duckdb.DuckDBPyConnection, rows: list[dict], stock_codes: list[str] | None,
+                    tally: Counter) -> list[Finding]:
+    """Year-to-date sums on the default basis, over printed values (their rounding from document_metrics)."""
+    printed = {(r["document_id"], r["stock_code"], r["fiscal_year"], r["fiscal_period"], r["metric_name"]): r
+               for r in rows}
+    chosen: dict[tuple, dict] = {}
+    for document_id, code, year, period, metric in con.execute(
+            """SELECT document_id, stock_code, fiscal_year, fiscal_period, metric_name FROM financial_metrics
+               WHERE source_kind <> 'derived' AND (? IS NULL OR stock_code IN (SELECT unnest(?)))""",
+            [stock_codes, stock_codes]).fetchall():
+        r = printed.get((document_id, code, year, period, metric))
+        if r is not None:
+            chosen[(code, year, period, metric)] = r
+    known = catalogue()
+    out = []
+    for (code, year, period, metric), whole in chosen.items():
+        spec = known.get(metric)
+        if spec is None or spec.kind != "money" or spec.period != "duration":
+            continue
+        for target, parts in FLOW_IDENTITIES:
+            if period != target:
+                continue
+            terms = [chosen.get((code, year, p, metric)) for p in parts]
+            if None in terms or len({t["currency"] for t in [whole, *terms]}) != 1:
+                continue
+            tally["flows"] += 1
+            expected = sum((t["metric_value"] for t in terms), Decimal(0))
+            tol = tolerance(whole["rounding"], *(t["rounding"] for t in terms))
+            if abs(whole["metric_value"] - expected) > tol:
+                out.append(Finding("flows", code, year, period, metric, expected, whole["metric_value"], tol,
+                                   [_source(whole, period), *(_source(t, p) for t, p in zip(terms, parts))]))
+    return out
+
+
+def restatements(rows: list[dict], tally: Counter) -> list[Finding]:
+    """Comparatives that differ from the period's own report (the period is flagged restated)."""
+    by_key: dict[tuple, list[dict]] = defaultdict(list)
+    for r in rows:
+        by_key[(r["stock_code"], r["fiscal_year"], r["fiscal_period"], r["metric_name"])].append(r)
+    out = []
+    for (code, year, period, metric), group in by_key.items():
+        own = [r for r in group if r["source_kind"] == "own_report"]
+        if not own:
+            continue
+        first = min(own, key=lambda r: (r["doc_period_end"] is None, r["doc_period_end"]))
+        for r in group:
+            if (r is first or r["document_id"] == first["document_id"] or r["currency"] != first["currency"]
+                    or r["definition"] != first["definition"]):
+                continue  # another concept or table (cash incl. restricted cash, key figures) is no restatement
+            tally["restated"] += 1
+            tol = tolerance(first["rounding"], r["rounding"])
+            if abs(r["metric_value"] - first["metric_value"]) > tol:
+                out.append(Finding("restated", code, year, period, metric, first["metric_value"], r["metric_value"],
+                                   tol, [_source(first, "own report"), _source(r, "later report")]))
+    return out
+
+
+def basis_breaks(con: duckdb.DuckDBPyConnection, restated: list[Finding], stock_codes: list[str] | None) -> list[Finding]:
+    """Periods of a restated series that no restating report prints: their default value is still on the old
+    basis. One finding per such period, naming the restating report."""
+    latest_restatement: dict[tuple[str, str], dict] = {}
+    for f in restated:
+        later = f.sources[1]
+        key = (f.stock_code, f.metric)
+        if key not in latest_restatement or later["period_end"] > latest_restatement[key]["period_end"]:
+            latest_restatement[key] = {**later, "period_end": later["period_end"]}
+    out = []
+    for (code, metric), source in latest_restatement.items():
+        restating = source["document_id"]
+        doc_end = con.execute("SELECT period_end FROM documents WHERE document_id = ?", [restating]).fetchone()[0]
+        for year, period, value, document_id, page, doc_name, reported in con.execute(
+                """SELECT fm.fiscal_year, fm.fiscal_period, fm.metric_value, fm.document_id, fm.page, d.doc_name,
+                          d.period_end
+                   FROM financial_metrics fm JOIN documents d USING (document_id)
+                   WHERE fm.stock_code = ? AND fm.metric_name = ? AND fm.source_kind <> 'derived'
+                     AND d.period_end < ?""", [code, metric, doc_end]).fetchall():
+            out.append(Finding("basis_break", code, year, period, metric, value, value, Decimal(0), [
+                {"doc_name": doc_name, "document_id": document_id, "page": page, "role": "value (older basis)",
+                 "value": value, "period_end": reported},
+                {**source, "role": "restating report (does not print this period)"}]))
+    return out
