@@ -215,10 +215,9 @@ def _print_pivot(frame, company_id: str, scale: str) -> None:
         return
     catalogue = lookup.metric_catalogue()
     metric_cols = [c for c in frame.columns if c in catalogue]
-    table = Table(title=f"{company_id}: {scale} of the currency shown (per-share, shares, % unscaled)")
-    table.add_column("period", overflow="fold")
-    for c in metric_cols:
-        table.add_column(c.replace("_", " "), justify="right", overflow="fold")
+    names = [c.replace("_", " ") for c in metric_cols]
+    table = output.table(f"{company_id}: {scale} of the currency shown (per-share, shares, % unscaled)", "period",
+                         *names, right=set(names))
     for rec in frame.to_dict(orient="records"):
         cells = [f"{rec['stock_code']} {rec['fiscal_period']} {rec['fiscal_year']} {rec.get('currency') or ''}".strip()]
         for c in metric_cols:
@@ -228,7 +227,7 @@ def _print_pivot(frame, company_id: str, scale: str) -> None:
                 continue
             kind = catalogue[c].kind
             cells.append(f"{v * 100:.2f}%" if kind == "percent" else _fmt(v, SCALES[scale] if kind == "money" else 0))
-        table.add_row(*cells)
+        add_row(table, *cells)
     out.print(table)
 
 
