@@ -112,6 +112,20 @@ class SectionSpan(_Model):
     attrs: dict[str, str] = Field(default_factory=dict)  # e.g. speaker, role, exchange id for Q&A
 
 
+class StatementRead(_Model):
+    """What a PDF statement parser made of one primary statement of a report: found and read, found but not
+    readable (with the reason), or not found. One record per (statement, consolidated) looked for; coverage
+    reports read these to tell a parser gap from a row the report does not print."""
+
+    statement: Statement
+    consolidated: bool = True
+    status: Literal["read", "unreadable", "not_found"]
+    page: int | None = None  # first page of the statement (None when not found)
+    pages: list[int] = Field(default_factory=list)  # every page it was read from
+    rows: int = 0  # printed rows that became facts
+    reason: str | None = None  # why it is unreadable / not found
+
+
 class ParsedDocument(_Model):
     info: DocumentInfo
     pages: list[Page] = Field(default_factory=list)
@@ -119,6 +133,7 @@ class ParsedDocument(_Model):
     sections: list[SectionSpan] = Field(default_factory=list)
     parser: str  # parser module name and version, e.g. "us_xbrl/1"
     warnings: list[str] = Field(default_factory=list)
+    statement_reads: list[StatementRead] = Field(default_factory=list)  # PDF reports: see StatementRead
 
 
 class FinancialMetric(_Model):
