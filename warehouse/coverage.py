@@ -73,7 +73,8 @@ def vocabulary() -> dict[str, frozenset[str]]:
     out: dict[str, set[str]] = defaultdict(set)
     for file in ("labels_cn.yaml", "labels_hk.yaml", "labels_us.yaml"):
         for _statement, entries in load_yaml(file).items():
-            for mid, labels in (entries or {}).items():
+            for mid, spec in (entries or {}).items():
+                labels = spec.get("labels") if isinstance(spec, dict) else spec  # {labels, patterns, us_gaap}
                 out[mid].update(loose(str(x)) for x in labels or [])
     for mid, m in catalogue().items():
         out[mid].update(loose(x) for x in (m.name_en, m.name_zh, *m.aliases))
