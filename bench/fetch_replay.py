@@ -171,7 +171,7 @@ def cmd_kill(args) -> None:
         for trial in range(1, args.n + 1):
             home = base / f"trial{trial}"
             env = environment(server.url_for("/").rstrip("/"), home)
-            at = rng.uniform(0.5, full)
+            at = rng.uniform(0.5, 0.9 * full)  # within the run, which varies with the machine's load
             proc = filings(env, "update", str(wl), "--since", SINCE, "--lang", "en,zh", group=True)
             time.sleep(at)
             alive = proc.poll() is None
@@ -185,7 +185,8 @@ def cmd_kill(args) -> None:
             print(f"trial {trial}: kill -9 at {at:.1f} s ({'killed' if alive else 'had finished'}); after the kill: "
                   f"{after_kill['counts'].get('documents', 0)} documents, partial documents "
                   f"{after_kill['partial_documents']}, .part files {parts}; next update: exit {code}, added "
-                  f"{done.get('added')}, unchanged {done.get('unchanged')}; final rows equal the reference: "
+                  f"{done.get('added')}, unchanged {done.get('unchanged')}, indexed {done.get('indexed_left_over')} "
+                  f"left unindexed by the killed run; final rows equal the reference: "
                   f"{final['counts'] == reference['counts'] and final['metrics_digest'] == reference['metrics_digest']}; "
                   f"cache problems {cache_problems(home)}")
     finally:

@@ -12,11 +12,13 @@ Frames keep exact values: ``value`` columns hold ``decimal.Decimal`` (object dty
 from __future__ import annotations
 
 import datetime as dt
+import warnings
 from collections.abc import Callable
 from pathlib import Path
 
 import pandas as pd
 
+from schema import limits
 from schema.errors import FilingsError
 from warehouse import ingest as ingest_mod
 from warehouse import lookup, sql as sql_mod, store
@@ -121,7 +123,7 @@ class Filings:
             if self.index.exists() and self.index.engine.has_collection(collection_for(market)):
                 self.index.engine.delete_document(collection_for(market), document_id)
 
-        report = update_mod.update(self.con, self.home, watch_entries([str(w) for w in watchlist]),
+        report = update_mod.update(lambda: self.con, self.home, watch_entries([str(w) for w in watchlist]),
                                    ingest=lambda paths: self.ingest(*paths, index=index), on_removed=on_removed,
                                    since=_date(since), forms=_words(forms), languages=_words(languages),
                                    on_event=on_event)
@@ -148,7 +150,9 @@ class Filings:
         """Hybrid search. Companies, years and sections named in the query become filters unless ``raw``;
         explicit arguments are filters too; ``document`` (doc_name or document id) searches inside one document.
         Statements the query points at (balance sheet, a ratio's inputs) bring their pages forward.
-        Returns {query, filters_applied, hits} (DESIGN.md section 4)."""
+        Returns {query, filters_applied, hits} (DESIGN.md section 4). ``k``: 1 to ``limits.SEARCH_K``."""
+        if isinstance(k, bool) or not isinstance(k, int) or not 1 <= k <= limits.SEARCH_K.value():
+            raise FilingsError(f"k must be a whole number from 1 to {limits.SEARCH_K.value()} (got {k!r})")
         from router.search_route import content_query, filters_for, statements_hint, widenings
         from vectorstore.hybrid import diversify
 
@@ -199,10 +203,17 @@ class Filings:
         return self.router.ask(question)
 
     # reading ------------------------------------------------------------------------------------
-    def sql(self, query: str) -> pd.DataFrame:
-        """A read-only SELECT over the warehouse tables as a DataFrame (DECIMAL stays Decimal)."""
-        cols, rows = sql_mod.run(self.con, query)
-        return pd.DataFrame.from_records(rows, columns=cols)
+    def sql(self, query: str, max_rows: int | None = None) -> pd.DataFrame:
+        """A read-only SELECT over the warehouse tables as a DataFrame (DECIMAL stays Decimal), through the same
+        guard and limits as `filings sql` (time, memory; at most ``max_rows`` rows, default
+        ``limits.SQL_MAX_ROWS``: a cut result warns and has ``frame.attrs["truncated"]``)."""
+        result = sql_mod.run(self.con, query, max_rows=max_rows)
+        frame = pd.DataFrame.from_records(result.rows, columns=result.columns)
+        frame.attrs["truncated"] = result.truncated
+        if result.truncated:
+            warnings.warn(f"only the first {len(result.rows):,} rows were fetched; narrow the query or pass "
+                          "max_rows", stacklevel=2)
+        return frame
 
     def companies(self, market: str | None = None) -> pd.DataFrame:
         return pd.DataFrame(lookup.company_rows(self.con, market))

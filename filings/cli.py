@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import sys
 from decimal import Decimal
 from pathlib import Path
@@ -11,12 +10,12 @@ from typing import Annotated
 import typer
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
-from rich.table import Table
 
-from filings import coverage_cli, fetch_cli
+from filings import coverage_cli, fetch_cli, ingest_report, output
 from filings.api import Filings
+from filings.output import add_row, line, markup_safe
+from schema import limits
 from schema.errors import FilingsError
-from schema.models import as_jsonable
 from warehouse import lookup, sql as sql_mod, store
 
 app = typer.Typer(add_completion=False, no_args_is_help=True,
@@ -30,12 +29,12 @@ SCALES = {"units": 0, "thousands": 3, "millions": 6, "billions": 9}
 
 
 def _fail(message: str, code: int = 2) -> None:
-    err.print(f"[red]error:[/red] {message}")
+    line(err, ("error:", "red"), " ", message)
     raise typer.Exit(code)
 
 
 def _print_json(data) -> None:
-    sys.stdout.write(json.dumps(as_jsonable(data), ensure_ascii=False, indent=2) + "\n")
+    output.print_json(data)
 
 
 @app.command()
@@ -51,33 +50,9 @@ def ingest(paths: Annotated[list[Path], typer.Argument(help="Files or folders, a
         report = f.ingest(
             *paths, index=not no_index,
             on_total=lambda n: progress.update(task, total=n),
-            on_progress=lambda r: progress.update(task, advance=1, description=Path(r.path).name[:40]),
+            on_progress=lambda r: progress.update(task, advance=1, description=markup_safe(Path(r.path).name[:40])),
         )
-    if as_json:
-        _print_json({"run_id": report.run_id, "added": report.count("added"), "unchanged": report.count("unchanged"),
-                     "failed": report.count("failed"),
-                     "documents": [{"path": r.path, "status": r.status, "document_id": r.document_id,
-                                    "reason": r.reason, "seconds": round(r.seconds, 3), "pages": r.pages,
-                                    "facts": r.facts, "metrics": r.metrics,
-                                    "info": r.info.model_dump(exclude={"document_id"}) if r.info else None}
-                                   for r in report.results]})
-    else:
-        table = Table(title=f"ingest run {report.run_id}", show_lines=False)
-        for col in ("status", "file", "market", "code", "kind", "period", "cur / std", "pages", "facts", "metrics", "s"):
-            table.add_column(col, justify="right" if col in {"pages", "facts", "metrics", "s"} else "left")
-        for r in report.results:
-            i = r.info
-            style = {"added": "green", "unchanged": "dim", "failed": "red"}.get(r.status, "")
-            period = f"{i.fiscal_year or '?'} {i.fiscal_period or ''}".strip() if i else ""
-            table.add_row(f"[{style}]{r.status}[/{style}]", Path(r.path).name, i.market if i else "",
-                          i.stock_code if i else "", i.form if i else "", period,
-                          f"{i.currency or '-'} / {i.accounting_standard or '-'}" if i else "",
-                          str(r.pages or ""), str(r.facts or ""), str(r.metrics or ""), f"{r.seconds:.2f}")
-        out.print(table)
-        for r in report.failed:
-            err.print(f"[red]failed:[/red] {r.reason}")
-        out.print(f"added {report.count('added')}, unchanged {report.count('unchanged')}, "
-                  f"failed {report.count('failed')}  (warehouse: {store.db_path(home)})")
+    ingest_report.render(report, out, err, as_json, store.db_path(home))
     raise typer.Exit(1 if report.failed else 0)
 
 
@@ -89,7 +64,8 @@ def index(home: HomeOpt = None,
     with Filings(home) as f, Progress(TextColumn("[bold]index"), TextColumn("{task.description}"),
                                       TimeElapsedColumn(), console=err, disable=not err.is_terminal) as progress:
         task = progress.add_task("", total=None)
-        n = f.index_missing(on_progress=lambda name: progress.update(task, description=name), rebuild=rebuild)
+        n = f.index_missing(on_progress=lambda name: progress.update(task, description=markup_safe(name)),
+                            rebuild=rebuild)
     out.print(f"indexed {n} document(s)")
 
 
@@ -98,7 +74,8 @@ def search(query: Annotated[str, typer.Argument(help="What to look for, in Engli
            company: Annotated[str | None, typer.Option("--company", help="Ticker, code or name")] = None,
            year: Annotated[int | None, typer.Option("--year", help="Fiscal year")] = None,
            section: Annotated[str | None, typer.Option("--section", help="risk_factors, mdna, business, ...")] = None,
-           k: Annotated[int, typer.Option("--k", help="Number of hits")] = 20,
+           k: Annotated[int, typer.Option("--k", min=1, max=limits.SEARCH_K.default,
+                                          help=f"Number of hits (1-{limits.SEARCH_K.default})")] = 20,
            raw: Annotated[bool, typer.Option("--raw", help="Do not turn names and years in the query into filters")] = False,
            document: Annotated[str | None, typer.Option("--doc", help="Search inside one document (doc_name or id)")] = None,
            home: HomeOpt = None, as_json: JsonOpt = False) -> None:
@@ -108,17 +85,16 @@ def search(query: Annotated[str, typer.Argument(help="What to look for, in Engli
     if as_json:
         _print_json(result)
         return
-    out.print(f"filters applied: {result['filters_applied'] or 'none'}")
+    line(out, f"filters applied: {result['filters_applied'] or 'none'}")
     if not result["hits"]:
         out.print("no hits (is the index built? `filings ingest` builds it; `filings index` after --no-index)")
-    table = Table(show_lines=True)
-    for col in ("#", "document", "page", "section", "company", "year", "text"):
-        table.add_column(col, overflow="fold", max_width=90 if col == "text" else None)
+    hits = output.table(None, "#", "document", "page", "section", "company", "year", "text", wide={"text": 90},
+                        lines=True)
     for i, h in enumerate(result["hits"], 1):
-        text = h["text"] if len(h["text"]) < 300 else h["text"][:300] + "…"
-        table.add_row(str(i), h["doc_name"], str(h["page"]), h["section"] or "", h["company_id"] or "",
-                      str(h["fiscal_year"] or ""), text)
-    out.print(table)
+        snippet = h["text"] if len(h["text"]) < 300 else h["text"][:300] + "…"
+        add_row(hits, i, h["doc_name"], h["page"], h["section"] or "", h["company_id"] or "",
+                h["fiscal_year"] or "", snippet)
+    out.print(hits)
 
 
 @app.command()
@@ -132,13 +108,12 @@ def companies(market: Annotated[str | None, typer.Option("--market", help="A, HK
     if as_json:
         _print_json(rows)
         return
-    table = Table(title="companies")
-    for col in ("company_id", "name", "listings", "documents", "metrics"):
-        table.add_column(col, justify="right" if col in {"documents", "metrics"} else "left")
+    listing = output.table("companies", "company_id", "name", "listings", "documents", "metrics",
+                           right={"documents", "metrics"})
     for r in rows:
-        table.add_row(r["company_id"], r["name_en"] or r["name_zh"] or "", r["listings"] or "", str(r["documents"]),
-                      str(r["metrics"]))
-    out.print(table)
+        add_row(listing, r["company_id"], r["name_en"] or r["name_zh"] or "", r["listings"] or "", r["documents"],
+                r["metrics"])
+    out.print(listing)
 
 
 def _year_range(years: str | None) -> tuple[int | None, int | None]:
@@ -192,25 +167,24 @@ def metrics(company: Annotated[str, typer.Argument(help="Ticker, code (600080, 0
         _print_json({"company_id": company_id, "rows": rows})
         return
     if not rows:
-        out.print(f"no_data: no metrics for {company_id} with these filters "
+        line(out, f"no_data: no metrics for {company_id} with these filters "
                   f"(years {years or 'any'}, metric {metric or 'any'}, period {period or 'any'})")
         return
     catalogue = lookup.metric_catalogue()
-    table = Table(title=f"{company_id} ({basis} basis): values in {scale} of the currency shown "
-                        "(per-share and share counts unscaled)")
-    for col in ("metric", "listing", "period", "period end", "value", "cur", "standard", "source", "kind"):
-        table.add_column(col, justify="right" if col == "value" else "left", overflow="fold")
+    table = output.table(f"{company_id} ({basis} basis): values in {scale} of the currency shown (per-share and "
+                         "share counts unscaled)", "metric", "listing", "period", "period end", "value", "cur",
+                         "standard", "source", "kind", right={"value"})
     for r in rows:
         kind = catalogue[r["metric"]].kind
         s = SCALES[scale] if kind == "money" else 0
         flag = " (restated)" if r["restated"] else ""
         own_name = (f" (fiscal {r['fiscal_year_label']})" if r["fiscal_year_label"] not in (None, r["fiscal_year"])
                     else "")
-        table.add_row(r["metric"], r["stock_code"], f"{r['fiscal_period']} {r['fiscal_year']}{own_name}", str(r["period_end"]),
-                      _fmt(r["value"], s), r["currency"] or "", r["accounting_standard"] or "",
-                      (f"{r['derivation']['formula']}" if r["derivation"] else
-                       f"{r['doc_name']} {'p' + r['page'] if (r['page'] or '').isdigit() else r['page'] or ''}"),
-                      r["source_kind"].replace("_", " ") + flag)
+        add_row(table, r["metric"], r["stock_code"], f"{r['fiscal_period']} {r['fiscal_year']}{own_name}",
+                str(r["period_end"]), _fmt(r["value"], s), r["currency"] or "", r["accounting_standard"] or "",
+                (f"{r['derivation']['formula']}" if r["derivation"] else
+                 f"{r['doc_name']} {'p' + r['page'] if (r['page'] or '').isdigit() else r['page'] or ''}"),
+                r["source_kind"].replace("_", " ") + flag)
     out.print(table)
 
 
@@ -229,18 +203,18 @@ def ask(question: Annotated[str, typer.Argument(help="A question in English or C
         _print_json(data)
         return
     if plan is not None:
-        out.print(f"[bold]plan[/bold] intent={plan.intent} route={plan.route} "
+        line(out, ("plan", "bold"), f" intent={plan.intent} route={plan.route} "
                   f"companies={[c.company_id + ' <- ' + repr(c.matched) for c in plan.companies]} "
                   f"periods={[(p.fiscal_year, p.fiscal_period or p.relative) for p in plan.periods]} "
                   f"metrics={plan.metrics} sections={plan.sections} last_n={plan.last_n_years} growth={plan.growth}")
     style = "green" if answer.status == "answered" else "yellow"
-    out.print(f"[{style}]{answer.status}[/{style}] (route: {answer.route})")
+    line(out, (answer.status, style), f" (route: {answer.route})")
     if answer.answer:
-        out.print(answer.answer, markup=False)
+        line(out, answer.answer)
     if answer.reason:
-        out.print(f"reason: {answer.reason}", markup=False)
+        line(out, f"reason: {answer.reason}")
     for c in answer.caveats:
-        out.print(f"[dim]caveat: {c}[/dim]")
+        line(out, (f"caveat: {c}", "dim"))
 
 
 @app.command("eval")
@@ -261,11 +235,10 @@ def eval_cmd(suite: Annotated[Path | None, typer.Option("--suite", help="JSON-li
     if as_json:
         _print_json({"figures": figures, "failures": [r.__dict__ for r in report.results if not r.correct]})
         return
-    table = Table(title=f"eval: {figures['cases']} cases")
-    for col in ("category", "cases", "answer accuracy", "router accuracy"):
-        table.add_column(col, justify="left" if col == "category" else "right")
+    table = output.table(f"eval: {figures['cases']} cases", "category", "cases", "answer accuracy",
+                         "router accuracy", right={"cases", "answer accuracy", "router accuracy"})
     for cat, f_ in figures["by_category"].items():
-        table.add_row(cat, str(f_["cases"]), f"{f_['accuracy']:.1%}", f"{f_['router']:.1%}")
+        add_row(table, cat, f_["cases"], f"{f_['accuracy']:.1%}", f"{f_['router']:.1%}")
     out.print(table)
     for key in ("answer_accuracy", "router_accuracy", "citation_validity", "refusal_precision", "refusal_recall"):
         value = figures[key]
@@ -273,41 +246,49 @@ def eval_cmd(suite: Annotated[Path | None, typer.Option("--suite", help="JSON-li
     if show_failures:
         for r in report.results:
             if not r.correct:
-                out.print(f"[red]{r.id}[/red] {r.question} -> {r.status}: {r.why}", markup=True)
+                line(out, (r.id, "red"), f" {r.question} -> {r.status}: {r.why}")
 
 
 @app.command("sql")
 def sql_cmd(query: Annotated[str, typer.Argument(help="One read-only SELECT")], home: HomeOpt = None,
             as_json: JsonOpt = False) -> None:
-    """Run a read-only SELECT. Writes, ATTACH, COPY, SET and file reads are refused."""
+    """Run one read-only SELECT over the warehouse tables, under a time, row and memory limit. Writes, ATTACH,
+    COPY, SET, file reads and functions outside mappings/sql_allowlist.yaml are refused."""
     con = store.connect(home, read_only=True)
+    limit = (limits.SQL_MAX_ROWS if as_json else limits.SQL_DISPLAY_ROWS).value()
     try:
-        cols, rows = sql_mod.run(con, query)
+        result = sql_mod.run(con, query, max_rows=limit)
     except FilingsError as exc:
         _fail(f"refused: {exc}")
         raise
     if as_json:
-        _print_json([dict(zip(cols, r)) for r in rows])
+        _print_json([dict(zip(result.columns, r)) for r in result.rows])
+        if result.truncated:
+            line(err, f"(first {limit:,} rows only: {limits.SQL_MAX_ROWS.describe()})")
         return
-    table = Table()
-    for c in cols:
-        table.add_column(c, overflow="fold")
-    for r in rows[:1000]:
-        table.add_row(*("" if v is None else str(v) for v in r))
+    table = output.table(None, *result.columns)
+    for r in result.rows:
+        add_row(table, *("" if v is None else v for v in r))
     out.print(table)
-    if len(rows) > 1000:
-        out.print(f"(first 1,000 of {len(rows):,} rows; use --json for all)")
+    if result.truncated:
+        line(out, f"(first {limit:,} rows; there are more: narrow the query, or use --json for up to "
+                  f"{limits.SQL_MAX_ROWS.value():,})")
 
 
 app.command("coverage")(coverage_cli.coverage)
 fetch_cli.register(app)  # filings fetch, filings update
+from filings.mcp_server import mcp  # noqa: E402  (the MCP server: `filings mcp`)
+from filings.web.command import serve  # noqa: E402  (the web viewer: `filings serve`)
+
+app.command()(serve)
+app.command()(mcp)
 
 
 def main() -> None:
     try:
         app()
     except FilingsError as exc:
-        err.print(f"[red]error:[/red] {exc}")
+        line(err, ("error:", "red"), " ", str(exc))
         sys.exit(2)
 
 

@@ -76,21 +76,30 @@ def _period(item) -> str:
 
 
 def _print_items(items, title: str) -> None:
-    """A table on a terminal; one plain line per item when piped (nothing is cut)."""
+    """On a terminal: a table of what arrived or changed (file names only), then one line per skip or failure
+    with its reason. Piped: one tab-separated line per item, nothing cut."""
     shown = [i for i in items if i.status != "unchanged"]
-    if out.is_terminal and shown:
-        table = Table(title=title, show_lines=False)
-        for col in ("status", "company", "report", "source id", "file / reason"):
-            table.add_column(col, overflow="fold")
-        for i in shown:
-            style = STYLE.get(i.status, "")
-            table.add_row(f"[{style}]{i.status}[/{style}]", i.code or i.origin or "", _period(i), i.source_id or "",
-                          i.reason or i.file or "")
-        out.print(table)
-    else:
+    if not out.is_terminal:
         for i in shown:
             detail = i.reason or i.file or ""
             typer.echo(f"{i.status}\t{i.code or i.origin or ''}\t{_period(i)}\t{i.source_id or ''}\t{detail}")
+        return
+    done = [i for i in shown if i.status not in ("skipped", "failed")]
+    if done:
+        table = Table(title=title)
+        for col in ("status", "company", "report", "filed", "file"):
+            table.add_column(col, overflow="fold")
+        for i in done:
+            style = STYLE.get(i.status, "")
+            table.add_row(f"[{style}]{i.status}[/{style}]", i.code or "", _period(i), str(getattr(i, "filed", "") or ""),
+                          Path(i.file).name if i.file else "")
+        out.print(table)
+    for i in shown:
+        if i.status in ("skipped", "failed"):
+            style = STYLE[i.status]
+            where = f"{i.code} {i.source_id or ''}".strip() if i.code else ""
+            out.print(f"[{style}]{i.status}:[/{style}] " + (f"{where}: " if where else ""), end="")
+            out.print(i.reason or "", markup=False, highlight=False)
 
 
 def _dump(data) -> None:

@@ -1,16 +1,22 @@
 """Parsers: file bytes in, ParsedDocument out. No parser touches a store.
 
-``detect`` says which parser claims a file (None: not a filing we read); ``parse`` runs it.
+``detect`` says which parser claims a file (None: not a filing we read) and ``why_not`` why a file is not
+claimed; ``parse`` runs the parser between the checks of ``parsers.boundary`` (file size per kind before;
+clean text, page caps and the fact bound after).
 """
 
 from __future__ import annotations
 
 from pathlib import Path
 
+from parsers import boundary
 from schema.errors import ParseError
 from schema.models import DocumentInfo, ParsedDocument
 
 _HEAD = 65536
+# File name endings of the filings this tool reads: a file with one of these inside a folder that is not
+# read gets a "skipped" line naming the reason.
+FILING_SUFFIXES = frozenset({".pdf", ".htm", ".html", ".xhtml", ".xml", ".json", ".txt"})
 
 
 def detect(path: str | Path) -> str | None:
@@ -36,6 +42,39 @@ def detect(path: str | Path) -> str | None:
     return None
 
 
+def why_not(path: str | Path) -> str:
+    """Why ``detect`` does not claim a file: '<path>: <reason>'."""
+    return f"{path}: {_why(Path(path))}"
+
+
+def _why(path: Path) -> str:
+    suffix = path.suffix.lower()
+    try:
+        size = path.stat().st_size
+        with path.open("rb") as fh:
+            head = fh.read(_HEAD)
+    except OSError as exc:
+        return f"cannot be read ({exc.strerror or exc})"
+    if size == 0 or not head.strip():
+        return f"empty file ({size} bytes)"
+    if suffix == ".pdf":
+        return "not a PDF (no %PDF- header at the start)"
+    if suffix in {".htm", ".html", ".xhtml"}:
+        return "HTML without inline XBRL (only iXBRL filings are read from HTML)"
+    if suffix == ".xml":
+        from parsers import us_xbrl
+
+        tag = (us_xbrl._root_tag(head) or "").rsplit(":", 1)[-1]
+        if tag == "linkbase":
+            return "an XBRL linkbase (read together with its instance, not alone)"
+        return "XML that is not an XBRL instance"
+    if suffix == ".json":
+        return "JSON that is not an earnings-call transcript (no prepared_remarks / q_and_a speaker turns)"
+    if suffix == ".txt":
+        return "text that does not read like an earnings call"
+    return "unknown kind of file"
+
+
 def parse(path: str | Path, hints: DocumentInfo | None = None) -> ParsedDocument:
     """Parse one file. ``hints`` (from a manifest beside the files) fill what a PDF's content leaves open."""
     path = Path(path)
@@ -43,28 +82,41 @@ def parse(path: str | Path, hints: DocumentInfo | None = None) -> ParsedDocument
         raise ParseError(str(path), "file does not exist")
     if path.is_dir():
         raise ParseError(str(path), "is a folder, not a file")
+    if not path.is_file():
+        raise ParseError(str(path), "not a regular file")
     if path.stat().st_size == 0:
         raise ParseError(str(path), "file is empty")
     kind = detect(path)
+    if kind is None:
+        raise ParseError(str(path), f"not a filing this tool reads: {_why(path)} (expected an iXBRL/XBRL "
+                                    "filing, a PDF report or an earnings-call transcript)")
+    boundary.check_size(path, kind)
     if kind == "xbrl":
         from parsers import us_xbrl
 
+        if path.suffix.lower() in {".htm", ".html", ".xhtml"}:
+            boundary.check_ixbrl_facts(path)
         parsed = us_xbrl.parse(path)
+        boundary.check_facts(parsed, path)
         if path.suffix.lower() in {".htm", ".html", ".xhtml"}:
             from parsers.html_pages import html_pages
 
             parsed.pages = html_pages(path)  # the filing's physical pages, citable like a PDF's
             parsed.info.pages = len(parsed.pages)
-        return _with_sections(parsed)
-    if kind == "transcript":
+    elif kind == "transcript":
         from parsers import transcripts
 
-        return transcripts.parse(path)
-    if kind == "pdf":
+        parsed = transcripts.parse(path)
+    else:
         from parsers import pdf_report
 
-        return _with_sections(pdf_report.parse(path, hints=hints))
-    raise ParseError(str(path), "not a filing this tool reads (expected an iXBRL/XBRL filing or a PDF report)")
+        parsed = pdf_report.parse(path, hints=hints)
+    boundary.check_facts(parsed, path)
+    boundary.clean_document(parsed)
+    boundary.cap_pages(parsed, kind)
+    if kind != "transcript":
+        _with_sections(parsed)
+    return parsed
 
 
 def _with_sections(parsed: ParsedDocument) -> ParsedDocument:

@@ -145,6 +145,12 @@ class _Builder:
         self.block()
         self.pages.append([])
 
+    def enter(self, el, ns: str, tag: str) -> None:
+        """Hook: a visible element opens (after its break-before, before its text)."""
+
+    def leave(self, el, ns: str, tag: str) -> None:
+        """Hook: a visible element closes (after its content, before its break-after and tail)."""
+
     def finish(self) -> list[list[str]]:
         self.close_row()
         self.block()
@@ -179,6 +185,7 @@ def _walk(root, b: _Builder) -> None:
                 b.open_cell()
             elif tag in _BLOCK:
                 b.block()
+            b.enter(el, ns, tag)
             b.text(el.text)
             stack.append((el, False))
             children = list(el)
@@ -195,13 +202,14 @@ def _walk(root, b: _Builder) -> None:
                 b.block()
             elif tag in _BLOCK:
                 b.block()
+            b.leave(el, ns, tag)
             if style and _BREAK_AFTER.search(style):
                 b.page_break()
             b.text(el.tail)
 
 
-def html_pages(path: str | Path) -> list[Page]:
-    """Every physical page of an SEC HTML / iXBRL filing (1-based), with its visible text."""
+def walk_document(path: str | Path, b: _Builder) -> list[list[str]]:
+    """Walk the visible part of an HTML / iXBRL file into ``b``; its pages' lines."""
     path = Path(path)
     if not path.is_file():
         raise ParseError(str(path), "file not found")
@@ -211,6 +219,10 @@ def html_pages(path: str | Path) -> list[Page]:
         if _local(el.tag)[1] == "body":
             body = el
             break
-    b = _Builder()
     _walk(body if body is not None else root, b)
-    return [Page(page=i + 1, text="\n".join(lines)) for i, lines in enumerate(b.finish())]
+    return b.finish()
+
+
+def html_pages(path: str | Path) -> list[Page]:
+    """Every physical page of an SEC HTML / iXBRL filing (1-based), with its visible text."""
+    return [Page(page=i + 1, text="\n".join(lines)) for i, lines in enumerate(walk_document(path, _Builder()))]

@@ -23,6 +23,7 @@ Engines (pluggable; anything with ``name`` and ``recognise(image) -> list[Box]``
 
 from __future__ import annotations
 
+import math
 import os
 import shutil
 import subprocess
@@ -32,11 +33,17 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Protocol
 
+from schema import limits
+
 DPI = 170
 
 
 class OcrUnavailable(RuntimeError):
     """The OCR engine cannot run here (package, model or binary missing)."""
+
+
+class PageTooLarge(ValueError):
+    """The page would need a render under ``limits.OCR_MIN_DPI`` to stay within ``limits.OCR_RENDER_PIXELS``."""
 
 
 @dataclass
@@ -194,9 +201,26 @@ def boxes_to_lines(boxes: list[Box]) -> list[str]:
     return lines
 
 
+def render_dpi(width_pt: float, height_pt: float, dpi: int = DPI) -> float:
+    """The resolution a page of this size is rendered at: ``dpi``, lowered so that the render stays within
+    ``limits.OCR_RENDER_PIXELS``; PageTooLarge when that would be under ``limits.OCR_MIN_DPI``."""
+    area_in = max(width_pt, 1.0) * max(height_pt, 1.0) / (72 * 72)
+    budget = limits.OCR_RENDER_PIXELS.value()
+    fit = math.sqrt(budget / area_in)
+    if fit >= dpi:
+        return float(dpi)
+    if fit < limits.OCR_MIN_DPI.value():
+        raise PageTooLarge(f"a {width_pt:,.0f} x {height_pt:,.0f} pt page would need {area_in * dpi * dpi:,.0f} pixels "
+                           f"at {dpi} dpi; {limits.OCR_RENDER_PIXELS.describe()} leaves only {fit:.0f} dpi, under "
+                           f"{limits.OCR_MIN_DPI.describe()}")
+    return fit
+
+
 def render(page, dpi: int = DPI):
-    """A pypdfium2 page rendered to a PIL RGB image at ``dpi``."""
-    return page.render(scale=dpi / 72).to_pil().convert("RGB")
+    """A pypdfium2 page rendered to a PIL RGB image at ``dpi`` (lower for a page too large to render at ``dpi``
+    within the pixel limit: see :func:`render_dpi`)."""
+    width, height = page.get_size()
+    return page.render(scale=render_dpi(width, height, dpi) / 72).to_pil().convert("RGB")
 
 
 def ocr_page(page, engine: OcrEngine | None = None, dpi: int = DPI) -> str:

@@ -50,15 +50,27 @@ import pypdfium2.raw as pdfium_c
 
 from schema.errors import ParseError
 from schema.models import Page
+from schema import limits
+from schema.page_text import cap_text as page_cap
 from schema.page_text import repeated_lines  # noqa: F401  (part of this module's page-text API)
 
-MAX_PAGE_CHARS = 20_000
+MAX_PAGE_CHARS = limits.PDF_PAGE_CHARS.default  # the default; the limit in force is limits.PDF_PAGE_CHARS.value()
 # A page with fewer text-layer characters than this that shows an image is treated as scanned.
 OCR_MIN_CHARS = 20
+# An image smaller than this (100 x 100 px) cannot hold a line of readable text: a page whose images are all
+# smaller is not OCR'd (a 1 x 1 image would otherwise cost a full-page OCR run of 2-20 s).
+OCR_MIN_IMAGE_PIXELS = 10_000
+# Form XObjects nest; images are looked for this deep (pdfium renders deeper ones too, so look far).
+IMAGE_DEPTH = 16
+# Images whose sizes are read per page before an OCR decision (a page of thousands of tiles is a scan).
+MAX_IMAGES_LOOKED_AT = 2_000
 
 _SPACES = re.compile(r"[ \t\u3000\xa0]+")
 _CHECKED = {0xF052: "☑", 0xF0FE: "☑"}
 _NUMERIC = re.compile(r"^[(\-–]?[\d,.]+%?\)?$")
+
+
+Box = tuple[float, float, float, float]  # (left, bottom, right, top) in PDF user space
 
 
 @dataclass
@@ -66,6 +78,8 @@ class Cell:
     text: str
     x0: float
     x1: float
+    # one loose character box per character of ``text`` (None for a space put between two characters)
+    boxes: list[Box | None] = field(default_factory=list)
 
 
 @dataclass
@@ -117,13 +131,18 @@ def _all_codes(raw, n: int) -> list[int]:
     return [pdfium_c.FPDFText_GetUnicode(raw, i) for i in range(n)]
 
 
-def _chars(page: pdfium.PdfPage) -> list[tuple[float, float, float, float, str, bool]]:
-    """(left, bottom, right, top, char, space_before) for every visible character."""
+def _chars(page: pdfium.PdfPage, stats: dict | None = None) -> list[tuple[float, float, float, float, str, bool]]:
+    """(left, bottom, right, top, char, space_before) for every visible character, reading at most
+    ``limits.PDF_TEXT_LAYER_CHARS`` characters of the text layer (``stats["text_layer_chars"]`` gets the
+    page's count)."""
     tp = page.get_textpage()
     out = []
     try:
         raw = tp.raw
-        n = pdfium_c.FPDFText_CountChars(raw)
+        total = pdfium_c.FPDFText_CountChars(raw)
+        if stats is not None:
+            stats["text_layer_chars"] = total
+        n = min(total, limits.PDF_TEXT_LAYER_CHARS.value())
         codes = _all_codes(raw, n)
         get_box = pdfium_c.FPDFText_GetLooseCharBox
         rect = pdfium_c.FS_RECTF()
@@ -161,7 +180,7 @@ def _chars(page: pdfium.PdfPage) -> list[tuple[float, float, float, float, str, 
     return out
 
 
-def page_rows(page: pdfium.PdfPage) -> list[Row]:
+def page_rows(page: pdfium.PdfPage, stats: dict | None = None) -> list[Row]:
     """Characters grouped into rows (top to bottom) and cells (left to right).
 
     Uses each character's loose box (font ascent to descent), so commas and digits of one number
@@ -169,7 +188,7 @@ def page_rows(page: pdfium.PdfPage) -> list[Row]:
     space when the text layer has a space there or the gap is visible, never between two CJK
     characters); a wider gap starts a new cell. Runs of three or more one-character CJK cells
     (letter-spaced headings) are joined into one cell."""
-    chars = _chars(page)
+    chars = _chars(page, stats)
     chars.sort(key=lambda c: -(c[1] + c[3]) / 2)
     rows: list[Row] = []
     members: list[list] = []
@@ -180,11 +199,11 @@ def page_rows(page: pdfium.PdfPage) -> list[Row]:
             row = Row(y=mid, height=height)
             rows.append(row)
             members.append([])
-        members[-1].append((left, right, ch, sp))
+        members[-1].append((left, right, ch, sp, bottom, top))
     for row, chs in zip(rows, members):
         chs.sort(key=lambda c: c[0])
         merged: list[Cell] = []
-        for left, right, ch, sp in chs:
+        for left, right, ch, sp, bottom, top in chs:
             prev = merged[-1] if merged else None
             gap = left - prev.x1 if prev is not None else None
             if prev is not None and gap < row.height * 0.9:
@@ -192,11 +211,16 @@ def page_rows(page: pdfium.PdfPage) -> list[Row]:
                 if sep and gap < row.height * 0.6 and _date_join(prev.text, ch):
                     sep = ""
                 prev.text, prev.x1 = prev.text + sep + ch, max(prev.x1, right)
+                if sep:
+                    prev.boxes.append(None)
+                prev.boxes.append((left, bottom, right, top))
             else:
-                merged.append(Cell(ch, left, right))
+                merged.append(Cell(ch, left, right, [(left, bottom, right, top)]))
         row.cells = _join_spaced_cjk(merged, row.height)
         for cell in row.cells:
-            cell.text = _SPACES.sub(" ", cell.text).strip()
+            folded = _SPACES.sub(" ", cell.text).strip()
+            if folded != cell.text:  # characters never carry whitespace, so this does not happen in practice
+                cell.text, cell.boxes = folded, [None] * len(folded)
         row.cells = [c for c in row.cells if c.text]
     return [r for r in rows if r.cells]
 
@@ -216,7 +240,8 @@ def _join_spaced_cjk(cells: list[Cell], height: float) -> list[Cell]:
         ):
             j += 1
         if j - i >= 2:
-            out.append(Cell("".join(c.text for c in cells[i : j + 1]), cells[i].x0, cells[j].x1))
+            out.append(Cell("".join(c.text for c in cells[i : j + 1]), cells[i].x0, cells[j].x1,
+                            [b for c in cells[i : j + 1] for b in c.boxes]))
         else:
             out.extend(cells[i : j + 1])
         i = j + 1
@@ -275,12 +300,35 @@ def page_text(rows: list[Row], width: float = 0.0) -> str:
     return "\n".join(r.text for col in columns for r in col)
 
 
-def cap_text(text: str, limit: int = MAX_PAGE_CHARS) -> tuple[str, bool]:
-    """Cut at the last line break at or before ``limit`` (at ``limit`` if none); (text, was_cut)."""
-    if len(text) <= limit:
-        return text, False
-    cut = text.rfind("\n", 0, limit + 1)
-    return text[: cut if cut > 0 else limit].rstrip(), True
+def page_text_boxes(page: pdfium.PdfPage, max_chars: int | None = None) -> tuple[str, list[Box | None]]:
+    """The page's text-layer text exactly as :func:`read_pages` stores it (without OCR), and for every
+    character of it the loose box of the glyph it came from (None for a space or line break put between
+    glyphs). A character span of ``Page.text`` maps to boxes through this, e.g. to highlight a quote."""
+    rows = page_rows(page)
+    columns = split_bilingual_columns(rows, page.get_width()) or [rows]
+    parts: list[str] = []
+    boxes: list[Box | None] = []
+    for row in (r for col in columns for r in col):
+        if parts:
+            parts.append("\n")
+            boxes.append(None)
+        for k, cell in enumerate(row.cells):
+            if k:
+                parts.append(" ")
+                boxes.append(None)
+            parts.append(cell.text)
+            boxes.extend(cell.boxes)
+    text = "".join(parts)
+    folded = fold(text)
+    if folded != text:  # cells are folded already; keep text and boxes aligned if that ever changes
+        boxes = [None] * len(folded)
+    text, _ = cap_text(folded, max_chars)
+    return text, boxes[: len(text)]
+
+
+def cap_text(text: str, limit: int | None = None) -> tuple[str, bool]:
+    """Cut at the last line break at or before ``limit`` (default: the PDF page limit); (text, was_cut)."""
+    return page_cap(text, limits.PDF_PAGE_CHARS.value() if limit is None else limit)
 
 
 def check_pdf_file(path: str | Path) -> None:
@@ -319,10 +367,28 @@ def open_pdf(path: str | Path) -> pdfium.PdfDocument:
     return pdf
 
 
-def _has_image(page: pdfium.PdfPage) -> bool:
-    for _ in page.get_objects(filter=[pdfium_c.FPDF_PAGEOBJ_IMAGE], max_depth=2):
-        return True
-    return False
+def _image_sizes(page: pdfium.PdfPage) -> list[int]:
+    """Pixel counts of the images a page shows (form XObjects included, up to ``IMAGE_DEPTH`` deep), read
+    from the image dictionaries without decoding them; at most ``MAX_IMAGES_LOOKED_AT`` images."""
+    sizes = []
+    for obj in page.get_objects(filter=[pdfium_c.FPDF_PAGEOBJ_IMAGE], max_depth=IMAGE_DEPTH):
+        try:
+            w, h = obj.get_px_size()
+        except (pdfium.PdfiumError, AttributeError, OSError):
+            w = h = 0
+        sizes.append(max(0, int(w)) * max(0, int(h)))
+        if len(sizes) >= MAX_IMAGES_LOOKED_AT:
+            break
+    return sizes
+
+
+def _ocr_refusal(images: list[int]) -> str | None:
+    """Why this page must not be rendered for OCR, or None. A page showing an image over
+    ``limits.IMAGE_PIXELS`` is refused (pdfium decodes an image whole before scaling it)."""
+    biggest = max(images, default=0)
+    if biggest > limits.IMAGE_PIXELS.value():
+        return f"it shows an image of {biggest:,} pixels, over {limits.IMAGE_PIXELS.describe()}"
+    return None
 
 
 def read_pages(
@@ -330,42 +396,60 @@ def read_pages(
     *,
     ocr: bool | str = "auto",
     engine=None,
-    max_chars: int = MAX_PAGE_CHARS,
+    max_chars: int | None = None,
     warnings: list[str] | None = None,
 ) -> list[Page]:
     """Every physical page (1-based, blank pages included) with its text.
 
     ``ocr="auto"`` OCRs pages with fewer than ``OCR_MIN_CHARS`` text-layer characters that show an
-    image; ``ocr=False`` never OCRs; ``ocr=True`` OCRs every page. ``engine`` is an
-    ``parsers.ocr.OcrEngine`` (default: rapidocr, created on first need). Notes about capped pages
-    or failed OCR are appended to ``warnings`` when given."""
+    image of at least ``OCR_MIN_IMAGE_PIXELS``; ``ocr=False`` never OCRs; ``ocr=True`` OCRs every page.
+    ``engine`` is an ``parsers.ocr.OcrEngine`` (default: rapidocr, created on first need). Notes about
+    capped pages, pages too large to OCR or failed OCR are appended to ``warnings`` when given.
+    A PDF with more than ``limits.PDF_PAGES`` pages is refused (``LimitExceeded``)."""
+    max_chars = limits.PDF_PAGE_CHARS.value() if max_chars is None else max_chars
+    notes = warnings if warnings is not None else []
     pdf = open_pdf(path)
     pages: list[Page] = []
     try:
+        if len(pdf) > limits.PDF_PAGES.value():
+            raise limits.PDF_PAGES.exceeded(str(path), f"{len(pdf):,} pages")
         for i in range(len(pdf)):
             try:
                 page = pdf[i]
             except pdfium.PdfiumError as exc:
                 raise ParseError(str(path), f"corrupt PDF (page {i + 1} cannot be read: {exc})") from None
             try:
-                rows = page_rows(page)
+                stats: dict = {}
+                rows = page_rows(page, stats)
+                if stats.get("text_layer_chars", 0) > limits.PDF_TEXT_LAYER_CHARS.value():
+                    notes.append(f"page {i + 1}: only the first {limits.PDF_TEXT_LAYER_CHARS.describe()} of its "
+                                 f"{stats['text_layer_chars']:,} were read")
                 text = page_text(rows, page.get_width())
                 is_ocr = False
                 nchars = sum(len(r.text) for r in rows)
-                if ocr is True or (ocr == "auto" and nchars < OCR_MIN_CHARS and _has_image(page)):
+                wants = ocr is True or (ocr == "auto" and nchars < OCR_MIN_CHARS)
+                images = _image_sizes(page) if wants else []
+                if ocr == "auto" and max(images, default=0) < OCR_MIN_IMAGE_PIXELS:
+                    wants = False
+                refusal = _ocr_refusal(images) if wants else None
+                if refusal:
+                    notes.append(f"page {i + 1}: not OCR'd: {refusal}")
+                elif wants:
                     from parsers import ocr as ocr_mod
 
                     try:
                         ocr_text = ocr_mod.ocr_page(page, engine=engine)
+                    except ocr_mod.PageTooLarge as exc:
+                        notes.append(f"page {i + 1}: not OCR'd: {exc}")
+                        ocr_text = None
                     except ocr_mod.OcrUnavailable as exc:
-                        if warnings is not None:
-                            warnings.append(f"page {i + 1}: no text layer and OCR unavailable ({exc})")
+                        notes.append(f"page {i + 1}: no text layer and OCR unavailable ({exc})")
                         ocr_text = None
                     if ocr_text is not None and (ocr is True or len(ocr_text) > len(text)):
                         text, is_ocr = ocr_text, True
                 text, cut = cap_text(fold(text), max_chars)
-                if cut and warnings is not None:
-                    warnings.append(f"page {i + 1}: text cut to {len(text)} of more than {max_chars} characters")
+                if cut:
+                    notes.append(f"page {i + 1}: text cut to {len(text)} of more than {max_chars} characters")
                 pages.append(Page(page=i + 1, text=text, ocr=is_ocr))
             finally:
                 page.close()

@@ -18,7 +18,7 @@ from pathlib import Path
 
 from parsers.pdf_pages import read_pages
 from parsers.recognise import recognise_pdf
-from schema.errors import ParseError
+from schema.errors import ParseError, UnrecognisedDocument
 from schema.models import DocumentInfo, Fact, Page, ParsedDocument
 
 PARSER = "pdf_report/1"
@@ -64,7 +64,14 @@ def parse(
         raise ParseError(str(path), "not a PDF (no %PDF- header)")
     warnings: list[str] = []
     pages = read_pages(path, ocr=ocr, engine=ocr_engine, warnings=warnings)
-    info = recognise_pdf(path, pages, hints)
+    try:
+        info = recognise_pdf(path, pages, hints)
+    except UnrecognisedDocument as exc:
+        refused = [w for w in warnings if "not OCR'd" in w]
+        if refused and not any(p.text for p in pages):  # say which limit left the pages without text
+            more = f" (and {len(refused) - 1} more page(s))" if len(refused) > 1 else ""
+            raise UnrecognisedDocument(str(path), f"{exc.reason}: {refused[0]}{more}") from None
+        raise
     facts: list[Fact] = []
     extractors = dict(DEFAULT_EXTRACTORS if statement_extractors is None else statement_extractors)
     if info.company_metrics and info.market in ("A", "HK"):

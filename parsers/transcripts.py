@@ -39,6 +39,7 @@ fiscal 2021 ends in January 2022) one is added to the stated year, with a warnin
 
 from __future__ import annotations
 
+import bisect
 import datetime as dt
 import json
 import re
@@ -47,12 +48,15 @@ from pathlib import Path
 from typing import Any, Mapping
 
 from mappings.companies import start_year_labels
+from schema import limits
 from schema.errors import ParseError
 from schema.models import DocumentInfo, Page, ParsedDocument, SectionSpan
 
 PARSER = "transcripts/1"
 _HEAD = 4096
-_MAX_JSON = 20 * 1024 * 1024
+# Only the word before a sentence-ending "." is looked at to tell an abbreviation ("Mr.") from a sentence end:
+# that word is never longer than this, so the look-back never grows with the distance to the previous cut.
+_WORD_BACK = 64
 
 # Companies whose "fiscal YYYY" names the year the fiscal year *starts* in (it ends in late January of
 # YYYY+1). DESIGN's fiscal_year is the year in which the fiscal year ends, so their label is shifted by one.
@@ -152,8 +156,8 @@ def is_transcript(path: str | Path) -> bool:
         if stripped.startswith(b"{"):
             if b'"speaker"' not in head and b'"prepared_remarks"' not in head and b'"q_and_a"' not in head:
                 return False
-            if path.stat().st_size > _MAX_JSON:
-                return False
+            if path.stat().st_size > limits.TRANSCRIPT_BYTES.value():
+                return b'"prepared_remarks"' in head or b'"q_and_a"' in head  # claimed, then refused by size
             return _is_json_transcript(json.loads(path.read_bytes().decode("utf-8-sig")))
         if path.suffix.lower() not in {".txt", ".text", ""}:
             return False
@@ -434,10 +438,7 @@ def _parse_json(path: Path, obj: dict, info: DocumentInfo, warnings: list[str]):
         name, firm = analyst.speaker, analyst.firm or ""
         if re.match(r"(?:unidentified|unknown)\b", name, re.I) and analyst.page in announcement:
             name, firm = announcement[analyst.page][0], firm or announcement[analyst.page][1]
-        answerers: list[str] = []
-        for t in group:
-            if t.kind != "analyst" and t.speaker not in answerers:
-                answerers.append(t.speaker)
+        answerers = list(dict.fromkeys(t.speaker for t in group if t.kind != "analyst"))
         sections.append(SectionSpan(
             section="qa", title=f"Q&A exchange {n}", page_start=group[0].page, page_end=group[-1].page,
             attrs={"exchange": str(n), "analyst": name, "firm": firm,
@@ -471,7 +472,7 @@ def _sentences(text: str, start: int, end: int) -> list[tuple[int, int]]:
     cuts = []
     for m in re.finditer(r"[.?!](?=\s+[\"'“A-Z0-9])", text[start:end]):
         pos = start + m.end()
-        prev = re.search(r"([\w.]+)[.?!]$", text[cuts[-1] if cuts else start:pos])
+        prev = re.search(r"([\w.]+)[.?!]$", text[max(cuts[-1] if cuts else start, pos - _WORD_BACK):pos])
         word = prev.group(1).lower() if prev else ""
         if m.group(0) == "." and (word in _ABBREV or re.fullmatch(r"[a-z]", word) or re.fullmatch(r"(?:[a-z]\.)+[a-z]", word)):
             continue
@@ -542,14 +543,17 @@ def _parse_text(path: Path, raw: str, info: DocumentInfo, warnings: list[str]):
             continue
         starts.append((pos, name, firm, "analyst"))
     first_analyst = starts[0][0] if starts else len(text)
+    announced_at = sorted(p for p, *_ in starts)
+    retail: list[tuple[int, str, str, str]] = []
     for m in _RETAIL.finditer(text):
         # questions read out by the host (Tesla's shareholder questions) come before the analysts' turn
         if m.start() < 500 or m.start() > first_analyst or re.match(r"(?:from|with)\b", text[m.end():m.end() + 5], re.I):
             continue
-        if any(abs(m.start() - p) < 40 for p, *_ in starts):
-            continue
-        starts.append((m.start(), "", "", "shareholder"))
-    starts.sort()
+        k = bisect.bisect_left(announced_at, m.start() - 39)
+        if k < len(announced_at) and announced_at[k] < m.start() + 40:
+            continue  # the operator's announcement of the same question
+        retail.append((m.start(), "", "", "shareholder"))
+    starts = sorted(starts + retail)
     # drop announcements that sit inside the opening remarks (before any Q&A marker or the first 15% of the call)
     qa_marks = [m.start() for m in _QA_START.finditer(text) if m.start() > 500]
     first = starts[0][0] if starts else None
@@ -586,11 +590,11 @@ def _parse_text(path: Path, raw: str, info: DocumentInfo, warnings: list[str]):
             pieces.extend(_chunks(text, a, b))
     pages = [Page(page=i, text=text[a:b]) for i, (a, b) in enumerate(pieces, 1)]
 
+    ends = [b for _, b in pieces]
+
     def page_at(pos: int) -> int:
-        for i, (a, b) in enumerate(pieces, 1):
-            if a <= pos < b or pos < a:
-                return i
-        return len(pieces)
+        """The page holding ``pos`` (or the first page after it): one binary search, not a scan."""
+        return min(bisect.bisect_right(ends, pos) + 1, len(pieces))
 
     sections: list[SectionSpan] = []
     meta = []

@@ -15,12 +15,17 @@ class ParseError(FilingsError):
         super().__init__(f"{self.path}: {reason}")
 
 
+class LimitExceeded(ParseError):
+    """The file is over one of the resource limits of ``schema.limits`` (size, pages, facts, memory, time)."""
+
+
 class UnrecognisedDocument(ParseError):
     """The file parsed but we cannot tell what it is (market, company, kind or period)."""
 
 
 class QueryRefused(FilingsError):
-    """A SQL statement was refused (not a read-only SELECT, or it reaches outside the warehouse)."""
+    """A SQL statement was refused (not a read-only SELECT, or it reaches outside the warehouse), or stopped by
+    one of its limits (time, memory)."""
 
 
 class ConfigError(FilingsError):

@@ -1,5 +1,6 @@
 """Conventions of ``Page.text`` shared by the parsers (which produce it) and the vectorstore (which cuts it):
-running headers and footers that repeat at the edges of a document's pages."""
+running headers and footers that repeat at the edges of a document's pages, and how a page over its size
+limit is cut."""
 
 from __future__ import annotations
 
@@ -39,3 +40,11 @@ def repeated_lines(pages: list[Page], edge: int = HEADER_EDGE, min_share: float 
             if pat in frequent or (len(pages) >= min_pages and PAGE_NUMBER.match(pat)):
                 out.add(x)
     return out
+
+
+def cap_text(text: str, limit: int) -> tuple[str, bool]:
+    """Cut at the last line break at or before ``limit`` (at ``limit`` if none); (text, was_cut)."""
+    if len(text) <= limit:
+        return text, False
+    cut = text.rfind("\n", 0, limit + 1)
+    return text[: cut if cut > 0 else limit].rstrip(), True

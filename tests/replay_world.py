@@ -188,6 +188,9 @@ class ReplayWorld:
         else:
             docs.append({"name": primary, "type": form, "description": form,
                          "body": ixbrl(f["ticker"], f["cik"], f["name"], base, period, fy, fp, f["accessionNumber"])})
+        if f.get("x_ex13"):  # an annual report exhibit (IBM and Wells Fargo file their statements this way)
+            docs.append({"name": primary.replace(".htm", "xex13.htm"), "type": "EX-13", "description": "EX-13",
+                         "body": ixbrl(f["ticker"], f["cik"], f["name"], base, period, fy, fp, f["accessionNumber"] + "ex13")})
         if base == "8-K":
             docs.append({"name": primary.replace(".htm", "ex991.htm"), "type": "EX-99.1", "description": "EX-99.1",
                          "body": press_release(f["name"], period, f["accessionNumber"])})
@@ -321,6 +324,9 @@ class ReplayWorld:
             rows = json.loads((self.rec / "hkex" / "activestock_sehk_e_trimmed_evagle.json").read_text())
             rows += [{"i": c.stock_id, "c": c.code5, "n": c.name, "s": 0} for c in self.hk.values()]
             return Response(json.dumps(rows), 200, content_type="application/json")
+        if p == "/search/titlesearch.xhtml":  # the search page a browser opens first (sets cookies)
+            return Response("<html><head><title>HKEXnews</title></head><body></body></html>", 200,
+                            content_type="text/html", headers={"Set-Cookie": "JSESSIONID=replay; Path=/"})
         if p == "/search/titleSearchServlet.do":
             return self._hk_search(request)
         if p in self.hk_files:
@@ -451,9 +457,10 @@ class ReplayWorld:
                 continue
             rows.append(r)
         rows.sort(key=lambda r: r.when, reverse=True)
-        rendered = [self._hk_row(company, r, len(rows)) for r in rows]
-        body = {"result": gson(rendered), "hasNextRow": False, "sortList": "[[0,0]]", "rowRange": 100,
-                "lang": code, "loadedRecord": len(rows), "recordCnt": len(rows)}
+        row_range = int(a.get("rowRange", 100))
+        rendered = [self._hk_row(company, r, len(rows)) for r in rows[:row_range]]
+        body = {"result": gson(rendered), "hasNextRow": len(rows) > row_range, "sortList": "[[0,0]]",
+                "rowRange": row_range, "lang": code, "loadedRecord": len(rendered), "recordCnt": len(rows)}
         return Response(json.dumps(body, ensure_ascii=False, separators=(",", ":")), 200, content_type="application/json")
 
     def _hk_row(self, c: HkCompany, r: HkRow, total: int) -> dict:

@@ -21,7 +21,7 @@ from typer.testing import CliRunner
 from conftest import require_corpus
 from filings.api import Filings
 from filings.cli import app
-from replay_world import CnRow, ReplayWorld, corpus_world
+from replay_world import CnRow, HkCompany, HkRow, ReplayWorld, corpus_world
 from warehouse.sources.sec import exhibit_matches
 from warehouse.sources.verify import Expect, check_file
 from warehouse.sources.watchlist import read_watchlist
@@ -311,3 +311,59 @@ def test_names_resolve_through_the_company_master_and_the_sources(world, tmp_pat
     both = f.fetch("药明康德", since="2025-01-01", forms="annual", dry_run=True)  # A + H listings of one company
     assert {l.code for l in both.listings} == {"603259"} and [i.query for i in both.failed] == ["药明康德"]
     assert "2359.HK" in both.failed[0].reason or "02359" in both.failed[0].reason
+
+
+def test_hkex_answer_with_more_rows_is_asked_again_for_all(world, tmp_path):
+    alco = world.hk["00328"]
+    notices = [HkRow(f"118{n:05d}", "C", f"股息公告 {n}", dt.datetime(2025, 7, 1, 9) + dt.timedelta(days=n), b"",
+                     "公告及通告 - [股息或分派]", 10000, -2, 3) for n in range(120)]
+    world.hkex_company(HkCompany(alco.code5, alco.stock_id, alco.name, rows=alco.rows + notices))
+    report = Filings(tmp_path / "h").fetch("0328.HK", since="2025-06-01", forms="results", languages="zh", dry_run=True)
+    assert [i.source_id for i in items(report, "planned")] == ["hkex:11700001:zh"]  # the oldest of 121 rows
+    servlet = [s for _t, _m, p, s in world.log if p == "/search/titleSearchServlet.do"]
+    assert len(servlet) == 2  # rowRange 100, then every row
+
+
+def test_annual_report_exhibit_and_amendment_are_recorded(world, tmp_path):
+    """IBM's FY2024 10-K (the corpus file, with its schema and linkbases) filed with an EX-13, and a 10-K/A;
+    the submissions JSON is built in the recorded shape (IBM's is not recorded)."""
+    rows = [("0000051143-25-000015", "2025-02-25", "10-K", True), ("0000051143-25-000040", "2025-04-01", "10-K/A", False)]
+    recent = {"accessionNumber": [r[0] for r in rows], "filingDate": [r[1] for r in rows],
+              "reportDate": ["2024-12-31"] * 2, "form": [r[2] for r in rows], "items": [""] * 2,
+              "primaryDocument": ["ibm-20241231.htm", "ibm-20241231a.htm"], "isInlineXBRL": [1, 1],
+              "primaryDocDescription": ["10-K", "10-K/A"]}
+    world.add_submissions(json.dumps({"cik": "0000051143", "name": "INTERNATIONAL BUSINESS MACHINES CORP",
+                                      "tickers": ["IBM"], "fiscalYearEnd": "1231",
+                                      "filings": {"recent": recent, "files": []}}).encode())
+    world.sec_filings[(51143, "000005114325000015")]["x_ex13"] = True
+    f = Filings(tmp_path / "h")
+    report = f.fetch("IBM", since="2025-01-01", forms="annual")
+    assert not report.failed
+    manifest = {m["source_id"]: m for m in map(json.loads, (tmp_path / "h/cache/sec/IBM/documents.jsonl").read_text().splitlines())}
+    ex13 = manifest["sec:0000051143-25-000015/ibm-20241231xex13.htm"]
+    assert ex13["exhibit"] == "EX-13" and ex13["role"] == "document"
+    assert manifest["sec:0000051143-25-000015"]["sha256"] == sha(world.ixbrl_corpus["ibm-20241231.htm"])
+    assert manifest["sec:0000051143-25-000040"]["form"] == "10-K/A"
+    assert manifest["sec:0000051143-25-000040"]["amends"] == "sec:0000051143-25-000015"
+
+
+def test_a_part_file_left_by_a_killed_run_is_resumed(world, tmp_path):
+    src = require_corpus("cn", "600080_jinhuagufen_2025_q3.pdf")
+    folder = tmp_path / "h/cache/cninfo/600080"
+    folder.mkdir(parents=True)
+    (folder / "600080_2025_q3_1224888001.pdf.part").write_bytes(src.read_bytes()[:100_000])  # as kill -9 leaves it
+    report = Filings(tmp_path / "h").fetch("600080", since="2025-10-01", forms="q3")
+    [item] = items(report, "fetched")
+    assert sha(tmp_path / "h" / item.file) == sha(src)
+    assert [s for _t, _m, p, s in world.log if p == "/finalpage/2025-10-30/1224888001.PDF"] == [206]
+    assert not list(folder.glob("*.part"))
+
+
+def test_a_second_fetch_while_one_runs_is_refused_with_75(world, tmp_path):
+    from warehouse.sources.cache import Cache
+
+    home = tmp_path / "h"
+    with Cache(home / "cache").lock():
+        busy = CliRunner().invoke(app, ["fetch", "600080", "--forms", "q3", "--home", str(home)])
+    assert busy.exit_code == 75 and "cache/.lock" in busy.output
+    assert not [p for _t, _m, p, _s in world.log]  # nothing was requested

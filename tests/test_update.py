@@ -136,8 +136,21 @@ def test_update_indexes_what_an_interrupted_run_stored_but_did_not_index(world, 
     with Filings(tmp_path / "home") as f:
         first = f.update("600080", since="2025-10-01", forms="q3", index=False)  # as a run killed before indexing
         [doc] = [i.document_id for i in first.items if i.status == "added"]
-        assert not f.index.engine.has_collection("filings_a")
         second = f.update("600080", since="2025-10-01", forms="q3")
-        assert second.count("added") == 0 and second.indexed == 1
+        assert second.count("added") == 0 and not second.failed
         assert f.index.engine.count("filings_a", {"document_id": doc}) > 0
-        assert f.update("600080", since="2025-10-01", forms="q3").indexed == 0
+
+
+def test_a_file_no_parser_can_read_fails_alone_with_its_reason(world, tmp_path):
+    q3 = require_corpus("cn", "600080_jinhuagufen_2025_q3.pdf")
+    world.cninfo_company("600080", [
+        CnRow("1224888001", "金花股份2025年第三季度报告", dt.date(2025, 10, 30), q3, "category_sjdbg_szsh"),
+        CnRow("1224888002", "金花股份2025年第三季度报告（英文版）", dt.date(2025, 10, 30),
+              b"%PDF-1.4\n%" + b"x" * 3000 + b"\n1 0 obj<<>>endobj\ntrailer<<>>\n%%EOF\n", "category_sjdbg_szsh"),
+    ])
+    with Filings(tmp_path / "home") as f:
+        report = f.update("600080", since="2025-10-01", forms="q3", languages="zh,en", index=False)
+        assert report.exit_status == 1 and report.count("added") == 1
+        [failed] = report.failed
+        assert failed.source_id == "cninfo:1224888002" and "600080_2025_q3_en_1224888002.pdf" in failed.reason
+        assert f.con.execute("SELECT count(*) FROM documents").fetchone()[0] == 1

@@ -10,12 +10,9 @@ from __future__ import annotations
 import datetime as dt
 import hashlib
 import json
-import multiprocessing
-import os
 import time
 import uuid
-from collections.abc import Callable, Iterable, Iterator
-from concurrent.futures import ProcessPoolExecutor, as_completed
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from decimal import Decimal
 from pathlib import Path
@@ -23,15 +20,13 @@ from pathlib import Path
 import duckdb
 import pyarrow as pa
 
-import parsers
 from mappings.companies import alias_key, company_for_cik, company_for_code, normalise_code, slug
-from schema.errors import FilingsError, ParseError
+from schema.errors import FilingsError
 from schema.models import DocumentInfo, ParsedDocument
-from warehouse import metrics, statement_reads
-from warehouse.manifest import hints_for
+from warehouse import metrics, statement_reads, walk
+from warehouse.parse_pool import default_workers, parse_files
 
 _Q = Decimal("0.000001")
-SKIP_NAMES = {"readme.md", ".ds_store"}
 
 
 @dataclass
@@ -68,45 +63,24 @@ def sha256_file(path: Path) -> str:
     return h.hexdigest()
 
 
-def walk(paths: Iterable[str | Path]) -> Iterator[tuple[Path, bool]]:
-    """(file, named_explicitly). Files inside folders are offered only if a parser claims them."""
-    for raw in paths:
-        path = Path(raw)
-        if path.is_dir():
-            for child in sorted(p for p in path.rglob("*") if p.is_file()):
-                hidden = any(part.startswith(".") for part in child.relative_to(path).parts)
-                if child.name.lower() not in SKIP_NAMES and not hidden:
-                    yield child, False
-        else:
-            yield path, True
-
-
-def _parse_job(path: Path) -> tuple[ParsedDocument | None, str | None]:
-    """Parse one file (runs in a worker process): (document, None) or (None, one-line reason)."""
-    try:
-        return parsers.parse(path, hints=hints_for(path)), None
-    except FilingsError as exc:
-        return None, str(exc)
-    except Exception as exc:  # a parser bug must not stop the batch; the report names it
-        return None, f"{path}: internal error while parsing ({type(exc).__name__}: {exc})"
-
-
-def default_workers() -> int:
-    return max(1, min(int(os.environ.get("FILINGS_WORKERS", "0") or 0) or (os.cpu_count() or 1), 8))
-
-
 def ingest(con: duckdb.DuckDBPyConnection, paths: Iterable[str | Path],
            on_progress: Callable[[DocumentResult], None] | None = None,
            on_total: Callable[[int], None] | None = None,
            on_stored: Callable[[ParsedDocument], None] | None = None,
-           workers: int | None = None) -> IngestReport:
-    """Ingest files and folders. Parsing runs in ``workers`` processes (default: the machine's cores);
-    storing is sequential, one transaction per document. ``on_stored`` sees each added document."""
+           workers: int | None = None, isolate: bool = True) -> IngestReport:
+    """Ingest files and folders. Parsing runs in ``workers`` spawned processes (default: the machine's cores),
+    each under the memory and time limits of ``warehouse.parse_pool`` (``isolate=False``: in this process);
+    storing is sequential, one transaction per document. ``on_stored`` sees each added document.
+
+    Every path gets a result: files added / unchanged / failed, files with a filing extension that no parser
+    reads ``skipped`` with the reason, folders with nothing to read ``failed`` (``warehouse.walk``). A file with
+    the same content as another one of the batch gets the outcome of that one (unchanged, or failed: "same
+    content as X, which failed: ...")."""
     report = IngestReport(run_id=uuid.uuid4().hex[:12])
     started = dt.datetime.now()
-    candidates = [path for path, explicit in walk(paths) if explicit or parsers.detect(path) is not None]
+    planned = walk.plan(paths)
     if on_total:
-        on_total(len(candidates))
+        on_total(len(planned.files) + len(planned.skipped) + len(planned.refused))
 
     def finish(result: DocumentResult) -> None:
         report.results.append(result)
@@ -116,16 +90,24 @@ def ingest(con: duckdb.DuckDBPyConnection, paths: Iterable[str | Path],
         if on_progress:
             on_progress(result)
 
+    for path, reason in planned.refused:
+        finish(DocumentResult(path=str(path), status="failed", reason=reason))
+    for path, reason in planned.skipped:
+        finish(DocumentResult(path=str(path), status="skipped", reason=reason))
     todo: list[tuple[Path, str]] = []
-    seen: set[str] = set()
-    for path in candidates:
-        if not path.is_file():
-            finish(DocumentResult(path=str(path), status="failed", reason=f"{path}: file does not exist"))
+    first: dict[str, Path] = {}  # document id -> the batch's first file with that content
+    copies: list[tuple[Path, str]] = []  # later files with the same content: they share the first one's outcome
+    for path in planned.files:
+        try:
+            document_id = sha256_file(path)
+        except OSError as exc:
+            finish(DocumentResult(path=str(path), status="failed", reason=f"{path}: cannot be read ({exc.strerror})"))
             continue
-        document_id = sha256_file(path)
-        known = document_id in seen or con.execute(
-            "SELECT 1 FROM documents WHERE document_id = ?", [document_id]).fetchone()
-        seen.add(document_id)
+        if document_id in first:
+            copies.append((path, document_id))
+            continue
+        first[document_id] = path
+        known = con.execute("SELECT 1 FROM documents WHERE document_id = ?", [document_id]).fetchone()
         replaced = None if known else con.execute(
             "SELECT superseded_by FROM superseded WHERE document_id = ?", [document_id]).fetchone()
         if replaced:
@@ -135,20 +117,25 @@ def ingest(con: duckdb.DuckDBPyConnection, paths: Iterable[str | Path],
             finish(DocumentResult(path=str(path), status="unchanged", document_id=document_id))
         else:
             todo.append((path, document_id))
-    workers = min(workers or default_workers(), len(todo)) or 1
-    if workers > 1:
-        ctx = multiprocessing.get_context("spawn")
-        with ProcessPoolExecutor(max_workers=workers, mp_context=ctx) as pool:
-            futures = {pool.submit(_parse_job, path): (path, document_id, time.perf_counter())
-                       for path, document_id in todo}
-            for future in as_completed(futures):
-                path, document_id, t0 = futures[future]
-                finish(_store_result(con, path, document_id, *future.result(), t0, on_stored))
-    else:
-        for path, document_id in todo:
-            t0 = time.perf_counter()
-            finish(_store_result(con, path, document_id, *_parse_job(path), t0, on_stored))
+    ids = dict(todo)
+    t0 = time.perf_counter()
+    for path, parsed, error in parse_files(ids, workers=workers or default_workers(), isolate=isolate):
+        finish(_store_result(con, path, ids[path], parsed, error, t0, on_stored))
+    outcome = {r.document_id: r for r in report.results if r.document_id and Path(r.path) == first.get(r.document_id)}
+    for path, document_id in copies:
+        finish(_copy_result(path, document_id, outcome.get(document_id)))
     return report
+
+
+def _copy_result(path: Path, document_id: str, original: DocumentResult | None) -> DocumentResult:
+    """The result of a file whose content another file of the batch already had."""
+    if original is None or original.status in ("added", "unchanged"):
+        where = f" as {Path(original.path).name}" if original else ""
+        return DocumentResult(path=str(path), status="unchanged", document_id=document_id,
+                              reason=f"{path}: same content{where}", info=original.info if original else None)
+    return DocumentResult(path=str(path), status=original.status, document_id=document_id,
+                          reason=f"{path}: same content as {Path(original.path).name}, which "
+                                 f"{'failed' if original.status == 'failed' else 'was skipped'}: {original.reason}")
 
 
 def _store_result(con: duckdb.DuckDBPyConnection, path: Path, document_id: str, parsed: ParsedDocument | None,
@@ -176,7 +163,7 @@ def _store_result(con: duckdb.DuckDBPyConnection, path: Path, document_id: str, 
 
 def ingest_one(con: duckdb.DuckDBPyConnection, path: Path) -> DocumentResult:
     """One file, parsed in this process (benchmarks, tests)."""
-    report = ingest(con, [path], workers=1)
+    report = ingest(con, [path], workers=1, isolate=False)
     return report.results[0]
 
 

@@ -10,6 +10,7 @@ import duckdb
 from mappings.companies import alias_key, master
 from schema.ddl import SCHEMA_VERSION, create_statements
 from warehouse import migrate
+from warehouse.sql import read_config
 
 LOCKED = {"enable_external_access": False, "lock_configuration": True}
 
@@ -23,15 +24,17 @@ def db_path(home: str | Path | None = None) -> Path:
 
 
 def connect(home: str | Path | None = None, read_only: bool = False) -> duckdb.DuckDBPyConnection:
-    """Open the warehouse. Read-write connections create the schema; read-only ones refuse every write.
+    """Open the warehouse. Read-write connections create the schema; read-only ones refuse every write and
+    carry the read limits of ``warehouse.sql.read_config`` (memory limit, no spill to disk).
     Both refuse file access from SQL (read_csv, COPY, ATTACH, INSTALL/LOAD, SET)."""
     path = db_path(home)
     if read_only:
+        config = {**LOCKED, **read_config()}
         if not path.exists():
-            con = duckdb.connect(":memory:", config=LOCKED)
+            con = duckdb.connect(":memory:", config=config)
             _create(con)
             return con
-        return duckdb.connect(str(path), read_only=True, config=LOCKED)
+        return duckdb.connect(str(path), read_only=True, config=config)
     path.parent.mkdir(parents=True, exist_ok=True)
     con = duckdb.connect(str(path), config=LOCKED)
     _create(con)

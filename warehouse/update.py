@@ -25,23 +25,16 @@ import parsers
 from warehouse.ingest import IngestReport
 from warehouse.sources.cache import CacheEntry
 from warehouse.sources.config import FetchConfig
-from warehouse.sources.fetch import Event, Fetcher, FetchReport
+from warehouse.sources.fetch import Event, Fetcher, FetchItem, FetchReport
 from warehouse.sources.watchlist import WatchEntry
 from warehouse.supersede import remove_document
 
 
 @dataclass
-class UpdateItem:
-    status: str  # added | superseded | unchanged | skipped | failed
-    reason: str | None = None
-    source_id: str | None = None
-    market: str | None = None
-    code: str | None = None
-    form: str | None = None
-    fiscal_year: int | None = None
-    file: str | None = None
+class UpdateItem(FetchItem):
+    """One line of the run report: status added | superseded | unchanged | skipped | failed."""
+
     document_id: str | None = None
-    origin: str | None = None
 
 
 @dataclass
@@ -66,8 +59,9 @@ class UpdateReport:
 
 
 def _item(status: str, e: CacheEntry, file: str, **kw) -> UpdateItem:
-    return UpdateItem(status, source_id=e.source_id, market=e.market, code=e.stock_code, form=e.form,
-                      fiscal_year=e.fiscal_year, file=file, document_id=e.sha256, **kw)
+    return UpdateItem(status, source_id=e.source_id, market=e.market, code=e.stock_code, company=e.company,
+                      form=e.form, fiscal_year=e.fiscal_year, period_end=e.period_end, filed=e.filed, title=e.title,
+                      file=file, bytes=e.bytes, document_id=e.sha256, **kw)
 
 
 def _unreadable(path: Path, e: CacheEntry) -> str | None:
@@ -78,11 +72,14 @@ def _unreadable(path: Path, e: CacheEntry) -> str | None:
     return f"{path.name}: no parser reads this {what} ({path.suffix or 'no suffix'} without inline XBRL); kept in the cache"
 
 
-def update(con: duckdb.DuckDBPyConnection, home: Path, entries: list[WatchEntry], *,
+def update(connect: Callable[[], duckdb.DuckDBPyConnection] | duckdb.DuckDBPyConnection, home: Path,
+           entries: list[WatchEntry], *,
            ingest: Callable[[list[Path]], IngestReport], on_removed: Callable[[str, str | None], None] | None = None,
            since: dt.date | None = None, forms: tuple[str, ...] = (), languages: tuple[str, ...] = (),
            config: FetchConfig | None = None, on_event: Event | None = None) -> UpdateReport:
     """Fetch the watchlist's new filings, ingest what the warehouse lacks, remove what corrections replaced.
+    ``connect`` opens the warehouse for writing, after the fetch (the network part holds no database lock), or
+    is the open connection;
     ``ingest`` stores (and indexes) files; ``on_removed(document_id, market)`` drops a removed document's
     search units."""
     report_id = uuid.uuid4().hex[:12]
@@ -93,9 +90,9 @@ def update(con: duckdb.DuckDBPyConnection, home: Path, entries: list[WatchEntry]
         report = UpdateReport(report_id, started, fetched)
         for it in fetched.items:
             if it.status in ("failed", "skipped"):
-                report.items.append(UpdateItem(it.status, reason=it.reason, source_id=it.source_id, market=it.market,
-                                               code=it.code, form=it.form, fiscal_year=it.fiscal_year, origin=it.origin))
+                report.items.append(UpdateItem(**vars(it)))
         cache = fetcher.cache
+        con = connect if isinstance(connect, duckdb.DuckDBPyConnection) else connect()
         listings = {(l.market, l.code) for l in fetched.listings}
         documents = sorted((e for e in cache.entries().values()
                             if (e.market, e.stock_code) in listings and e.role == "document" and not e.duplicate_of),

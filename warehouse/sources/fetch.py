@@ -30,8 +30,8 @@ Event = Callable[[str], None]
 @dataclass
 class FetchItem:
     status: str  # fetched | unchanged | planned | skipped | failed
-    origin: str  # the watchlist line or "command line"
-    query: str
+    origin: str = ""  # the watchlist line or "command line"
+    query: str = ""
     reason: str | None = None
     market: str | None = None
     code: str | None = None

@@ -14,7 +14,7 @@ import re
 from mappings.companies import normalise_code
 from mappings.sources import vocabulary
 from warehouse.sources.base import Filing, Listing, RemoteFile, Skip, Source, SourceError, UnknownCompany, closest, safe_name, within
-from warehouse.sources.http import Http
+from warehouse.sources.http import Http, HttpError
 from warehouse.sources.verify import Expect
 
 HK_TIME = dt.timezone(dt.timedelta(hours=8))
@@ -56,6 +56,7 @@ class HkexNews(Source):
         super().__init__(config, cache_dir, http or Http("hkex", config.hkex.rate, headers, config.timeout,
                                                          config.retries, config.backoff))
         self.base = base
+        self._warm = False
 
     def _prefix(self, code5: str, market: str) -> list[dict]:
         response = self.http.get(f"{self.base}/search/prefix.do",
@@ -100,7 +101,18 @@ class HkexNews(Source):
                    if r.get("n") and str(r.get("c", "")).isdigit()}
         raise UnknownCompany(query, "HKEXnews (active stock list)", closest(q, choices))
 
+    def _warm_up(self) -> None:
+        """Open the title-search page once, as a browser would: HKEXnews has answered the servlet with empty
+        bodies to clients without its cookies (edgarpack's notes, 2026-07); a failure here is not an error."""
+        if not self._warm:
+            self._warm = True
+            try:
+                self.http.get(f"{self.base}/search/titlesearch.xhtml", params={"lang": "en"})
+            except HttpError:
+                pass
+
     def _search(self, listing: Listing, since: dt.date, query: dict[str, int], lang: str) -> list[dict]:
+        self._warm_up()
         today = dt.date.today()
         params = {"sortDir": 0, "sortByOptions": "DateTime", "category": 0, "market": "SEHK",
                   "stockId": listing.key, "documentType": -1, **query, "title": "", "searchType": 1,

@@ -1,0 +1,1 @@
+"""The web viewer (`filings serve`): routes in :mod:`filings.web.app`, pages in ``templates/``."""
