@@ -6,7 +6,7 @@ view of the document) and cached. Targets on 2 cores: page render < 300 ms cache
     .venv/bin/python bench/viewer_latency.py --home DIR [--questions 60] [--pages 40]
 
 A real `filings serve` subprocess answers; the bench is its only client (requests one at a time). Questions
-are the eval suite's (router/eval_suite.jsonl); pages are a seeded sample of the stored PDF and iXBRL pages.
+are the eval suite's (router/eval_suite.jsonl), taken round-robin over its categories; pages are a seeded sample of the stored PDF and iXBRL pages.
 The viewer cache of the home is emptied first (it is a cache: the viewer rebuilds it)."""
 
 from __future__ import annotations
@@ -82,7 +82,14 @@ def main() -> None:
             http.get("/api/ask", params={"q": "warm-up: Apple revenue 2024"})
             print(f"first /api/ask (loads the router): {(time.perf_counter() - t0) * 1000:.0f} ms")
             by_route: dict[str, list[float]] = defaultdict(list)
-            cases = evaluate.load_suite()[: args.questions]
+            by_category: dict[str, list[dict]] = defaultdict(list)
+            for case in evaluate.load_suite():
+                by_category[case.get("category") or ""].append(case)
+            cases = []  # round-robin over the suite's categories, so every route gets questions
+            while len(cases) < args.questions and any(by_category.values()):
+                for group in by_category.values():
+                    if group and len(cases) < args.questions:
+                        cases.append(group.pop(0))
             for case in cases:
                 t0 = time.perf_counter()
                 r = http.get("/api/ask", params={"q": case["question"]})

@@ -11,7 +11,7 @@ from rich.console import Console
 from rich.table import Table
 
 from filings.api import Filings
-from schema.models import as_jsonable
+from filings.output import add_row, print_json
 from warehouse.coverage import STATUSES
 
 out = Console()
@@ -33,10 +33,7 @@ def coverage(company: Annotated[str | None, typer.Option("--company", help="Tick
     with Filings(home, read_only=True) as f:
         result = f.coverage(company=company, document=document)
     if as_json:
-        import json
-        import sys
-
-        sys.stdout.write(json.dumps(as_jsonable(result), ensure_ascii=False, indent=2) + "\n")
+        print_json(result)
         return
     table = Table(title=f"coverage of core metrics over {result['documents']} document(s)")
     for col in ("market", *STATUSES, "identity findings"):
@@ -52,9 +49,9 @@ def coverage(company: Annotated[str | None, typer.Option("--company", help="Tick
         for col in ("document", "period", "metric", "status", "page", "printed label / reason"):
             listing.add_column(col, overflow="fold")
         for r in rows:
-            listing.add_row(r["doc_name"], f"{r['fiscal_period']} {r['fiscal_year']}", r["metric"], r["status"],
-                            r["page"] or "", r["label"] or r["reason"] or "" if r["status"] != "present"
-                            else f"{r['label']}: {r['value']}")
+            add_row(listing, r["doc_name"], f"{r['fiscal_period']} {r['fiscal_year']}", r["metric"], r["status"],
+                    r["page"] or "", r["label"] or r["reason"] or "" if r["status"] != "present"
+                    else f"{r['label']}: {r['value']}")
         out.print(listing)
     if result["findings"]:
         found = Table(title=f"identity violations and restatements ({len(result['findings'])})")
@@ -63,6 +60,6 @@ def coverage(company: Annotated[str | None, typer.Option("--company", help="Tick
                              else "left")
         for x in result["findings"]:
             pages = "; ".join(f"{s['role']}: {s['doc_name']} p{s['page']}" for s in x["sources"])
-            found.add_row(x["identity"], x["stock_code"], f"{x['fiscal_period']} {x['fiscal_year']}", x["metric"],
-                          f"{x['expected']:,}", f"{x['actual']:,}", f"{x['difference']:,}", pages)
+            add_row(found, x["identity"], x["stock_code"], f"{x['fiscal_period']} {x['fiscal_year']}", x["metric"],
+                    f"{x['expected']:,}", f"{x['actual']:,}", f"{x['difference']:,}", pages)
         out.print(found)

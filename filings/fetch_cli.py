@@ -8,8 +8,6 @@ reason); 2 a usage or settings error (no SEC User-Agent, an unknown form, a bad 
 from __future__ import annotations
 
 import datetime as dt
-import json
-import sys
 from pathlib import Path
 from typing import Annotated
 
@@ -19,8 +17,9 @@ from rich.progress import Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
 from filings.api import Filings
+from filings.output import add_row, line, markup_safe, print_json, text
 from schema.errors import FilingsError
-from schema.models import as_jsonable
+from schema.text_safety import visible
 
 out = Console()
 err = Console(stderr=True)
@@ -46,7 +45,7 @@ def _since(value: str | None) -> dt.date | None:
     try:
         return dt.date.fromisoformat(value)
     except ValueError:
-        err.print(f"[red]error:[/red] --since expects a date like 2024-01-31 (got {value!r})")
+        line(err, ("error:", "red"), f" --since expects a date like 2024-01-31 (got {value!r})")
         raise typer.Exit(2) from None
 
 
@@ -61,12 +60,12 @@ def _run(call, as_json: bool):
     with _progress(not as_json and err.is_terminal) as progress:
         task = progress.add_task("starting", total=None)
         try:
-            return call(lambda text: progress.update(task, description=text[:70]))
+            return call(lambda text: progress.update(task, description=markup_safe(text[:70])))
         except Busy as exc:
-            err.print(f"[yellow]busy:[/yellow] {exc}")
+            line(err, ("busy:", "yellow"), f" {exc}")
             raise typer.Exit(EXIT_BUSY) from None
         except FilingsError as exc:  # settings or usage: nothing was done
-            err.print(f"[red]error:[/red] {exc}")
+            line(err, ("error:", "red"), f" {exc}")
             raise typer.Exit(2) from None
 
 
@@ -82,7 +81,7 @@ def _print_items(items, title: str) -> None:
     if not out.is_terminal:
         for i in shown:
             detail = i.reason or i.file or ""
-            typer.echo(f"{i.status}\t{i.code or i.origin or ''}\t{_period(i)}\t{i.source_id or ''}\t{detail}")
+            typer.echo(visible(f"{i.status}\t{i.code or i.origin or ''}\t{_period(i)}\t{i.source_id or ''}\t{detail}"))
         return
     done = [i for i in shown if i.status not in ("skipped", "failed")]
     if done:
@@ -91,19 +90,18 @@ def _print_items(items, title: str) -> None:
             table.add_column(col, overflow="fold")
         for i in done:
             style = STYLE.get(i.status, "")
-            table.add_row(f"[{style}]{i.status}[/{style}]", i.code or "", _period(i), str(getattr(i, "filed", "") or ""),
-                          Path(i.file).name if i.file else "")
+            add_row(table, text(i.status, style), i.code or "", _period(i), str(getattr(i, "filed", "") or ""),
+                    Path(i.file).name if i.file else "")
         out.print(table)
     for i in shown:
         if i.status in ("skipped", "failed"):
             style = STYLE[i.status]
             where = f"{i.code} {i.source_id or ''}".strip() if i.code else ""
-            out.print(f"[{style}]{i.status}:[/{style}] " + (f"{where}: " if where else ""), end="")
-            out.print(i.reason or "", markup=False, highlight=False)
+            line(out, (f"{i.status}:", style), " " + (f"{where}: " if where else "") + (i.reason or ""))
 
 
 def _dump(data) -> None:
-    sys.stdout.write(json.dumps(as_jsonable(data), ensure_ascii=False, indent=2) + "\n")
+    print_json(data)
 
 
 def _items_json(items) -> list[dict]:

@@ -22,7 +22,7 @@ from schema.errors import FilingsError
 from schema.models import as_jsonable
 from warehouse import citations, sql as sql_mod
 
-MAX_SQL_ROWS = 500  # rows one sql call returns (the rest is counted, not sent: a model's context is small)
+MAX_SQL_ROWS = 500  # rows one sql call returns (`truncated` says there were more: a model's context is small)
 MAX_SEARCH_HITS = 50  # largest k of the search tool
 PAGE_URI = "filings://doc/{document_id}/page/{page}"
 
@@ -148,11 +148,12 @@ def build_server(home: str | Path | None = None):
         query = text("query", query)
         try:
             with session.lock:
-                columns, rows = sql_mod.run(session.filings.con, query)
+                result = sql_mod.run(session.filings.con, query, max_rows=MAX_SQL_ROWS)
         except FilingsError as exc:
             raise ToolError(f"refused: {exc}") from None
-        return as_jsonable({"columns": columns, "rows": [list(r) for r in rows[:MAX_SQL_ROWS]],
-                            "row_count": len(rows), "truncated": len(rows) > MAX_SQL_ROWS})
+        columns, rows = result
+        return as_jsonable({"columns": columns, "rows": [list(r) for r in rows], "row_count": len(rows),
+                            "truncated": result.truncated})
 
     @server.tool(annotations=read_only)
     def companies(market: str | None = None) -> dict[str, Any]:
@@ -232,9 +233,9 @@ def mcp(http: Annotated[bool, typer.Option("--http", help="Serve streamable HTTP
         return
     from mcp.server.transport_security import TransportSecuritySettings
 
-    from filings.web.command import LOOPBACK_HOSTS, _is_loopback
+    from filings.web.command import LOOPBACK_HOSTS, is_loopback
 
-    if _is_loopback(host):
+    if is_loopback(host):
         hosts = [f"{h}:{port}" for h in (*LOOPBACK_HOSTS, host)] + [*LOOPBACK_HOSTS, host]
         security = TransportSecuritySettings(enable_dns_rebinding_protection=True, allowed_hosts=hosts,
                                              allowed_origins=[f"http://{h}" for h in hosts])

@@ -2,7 +2,7 @@
 
 - ``metrics.yaml``: canonical metric ids with names, user aliases, kind, period type and XBRL
   concepts (us-gaap, ifrs-full) in priority order.
-- ``labels_cn.yaml`` / ``labels_hk.yaml``: printed statement labels per statement, per market.
+- ``labels_cn.yaml`` / ``labels_hk.yaml`` / ``labels_us.yaml``: printed statement labels per statement, per market.
 - ``ratios.yaml``: ratio formulas over canonical metrics, evaluated at query time.
 """
 
@@ -104,29 +104,84 @@ def normalise_label(label: str) -> str:
     return text.rstrip(":：").strip()
 
 
+# Markets whose Chinese statement labels carry brackets that are layout, not words: "所有者权益(或股东权益)合计"
+# and "所有者权益或股东权益合计", "基本每股收益(元/股)" and "基本每股收益元/股" are one row in A-share reports.
+BRACKETS_ARE_LAYOUT = frozenset({"A"})
+
+
+def market_label(market: str, label: str | None) -> str:
+    """``normalise_label`` plus the market's own rule (brackets dropped from A-share Chinese labels)."""
+    text = normalise_label(label or "")
+    if market in BRACKETS_ARE_LAYOUT and re.search(r"[\u4e00-\u9fff]", text):
+        text = re.sub(r"[()\[\]]", "", text)
+    return text
+
+
+LABEL_FILES = {"A": "labels_cn.yaml", "HK": "labels_hk.yaml", "US": "labels_us.yaml"}
+
+
+def _label_entries(market: str):
+    """(file, statement, metric id, labels, patterns) per entry of a market's label file. An entry is a list of
+    labels, or a mapping with ``labels``, ``patterns`` and ``us_gaap`` (the concepts the row stands for, which
+    must be among the metric's concepts in metrics.yaml)."""
+    file = LABEL_FILES.get(market)
+    if not file:
+        return
+    known = metrics()
+    for statement, entries in load_yaml(file).items():
+        for mid, spec in (entries or {}).items():
+            if mid not in known:
+                raise ConfigError(f"{HERE / file}: unknown metric id {mid!r} under {statement}")
+            if isinstance(spec, dict):
+                concepts = {f"us-gaap:{c}" for c in spec.get("us_gaap") or []}
+                stray = concepts - set(known[mid].concepts)
+                if stray:
+                    raise ConfigError(f"{HERE / file}: {statement}.{mid}: {sorted(stray)} not among its metrics.yaml concepts")
+                yield file, statement, mid, list(spec.get("labels") or []), list(spec.get("patterns") or [])
+            else:
+                yield file, statement, mid, list(spec or []), []
+
+
 @lru_cache(maxsize=4)
 def label_index(market: str) -> dict[tuple[str, str], tuple[str, int]]:
     """(statement, normalised label) -> (metric id, priority) for printed statements of a market."""
-    file = {"A": "labels_cn.yaml", "HK": "labels_hk.yaml"}.get(market)
     index: dict[tuple[str, str], tuple[str, int]] = {}
-    if not file:
-        return index
-    known = metrics()
-    for statement, entries in load_yaml(file).items():
-        for mid, labels in (entries or {}).items():
-            if mid not in known:
-                raise ConfigError(f"{HERE / file}: unknown metric id {mid!r} under {statement}")
-            for rank, label in enumerate(labels or []):
-                index.setdefault((statement, normalise_label(str(label))), (mid, rank))
+    for _, statement, mid, labels, _ in _label_entries(market):
+        for rank, label in enumerate(labels):
+            index.setdefault((statement, market_label(market, str(label))), (mid, rank))
     return index
+
+
+@lru_cache(maxsize=4)
+def label_patterns(market: str) -> dict[str, list[tuple[re.Pattern, str, int]]]:
+    """statement -> [(pattern over the normalised label, metric id, priority)], tried after the exact labels."""
+    out: dict[str, list[tuple[re.Pattern, str, int]]] = {}
+    for file, statement, mid, labels, patterns in _label_entries(market):
+        for rank, pattern in enumerate(patterns, start=len(labels)):
+            try:
+                out.setdefault(statement, []).append((re.compile(pattern), mid, rank))
+            except re.error as exc:
+                raise ConfigError(f"{HERE / file}: {statement}.{mid}: bad pattern {pattern!r} ({exc})") from None
+    return out
 
 
 def metric_for_label(market: str, statement: str | None, label: str | None) -> tuple[str, int] | None:
     if not statement or not label:
         return None
-    return label_index(market).get((statement, normalise_label(label)))
+    key = market_label(market, label)
+    hit = label_index(market).get((statement, key))
+    if hit is None:
+        hit = next(((mid, rank) for rx, mid, rank in label_patterns(market).get(statement, ()) if rx.fullmatch(key)), None)
+    return hit
 
 
 @lru_cache(maxsize=1)
 def ratios() -> dict[str, dict]:
-    return load_yaml("ratios.yaml")
+    """Ratio formulas over canonical metrics, checked on load (``mappings.formulas``)."""
+    from mappings.formulas import check
+
+    data = load_yaml("ratios.yaml")
+    problems = check(data, set(metrics()))
+    if problems:
+        raise ConfigError(f"{HERE / 'ratios.yaml'}: " + "; ".join(problems))
+    return data

@@ -22,32 +22,38 @@ single-quarter durations (column "第一季度".., Q1 = first three months of th
 
 from __future__ import annotations
 
-import calendar
 import datetime as dt
 import re
 from collections import Counter
 from dataclasses import dataclass, field
 from decimal import Decimal, InvalidOperation
 
+from mappings.statement_tables import cas_names, cas_title
+from parsers import statement_periods as periods
+from parsers.statement_reads import MIN_ROWS, ReadLog, StatementResult
+from parsers.statement_units import cn_unit_in, is_cn_currency_line, is_cn_unit_line
 from schema.models import DocumentInfo, Fact, Page
 
 PARSER_VERSION = "cn_statements/2"
 
+_CONSOLIDATED_Q, _PARENT_Q, _PERIOD_WORDS = cas_title()
+_KIND = cas_names()  # 利润表 -> "income" (mappings/statements.yaml `printed.cas`)
+
+
+def _alt(words) -> str:
+    return "|".join(re.escape(w) for w in sorted(words, key=len, reverse=True))
+
+
 _STMT_TITLE = re.compile(
     r"^(?:\d+[、.．]\s*|[一二三四五六七八九十]+、\s*|[（(][一二三四五六七八九十\d]+[)）]\s*)?"
-    r"(合并及母公司|合并|母公司|银行|公司)?(?:年初到报告期末|年初至报告期末|第[一三]季度|前三季度)?"
-    r"(资产负债表|利润表|现金流量表)\s*(?:[（(]续[)）])?$"
+    rf"({_alt(_CONSOLIDATED_Q + _PARENT_Q)})?(?:{_alt(_PERIOD_WORDS)})?"
+    rf"({_alt(_KIND)})\s*(?:[（(]续[)）])?$"
 )
 _QTR_NAMES = {"一": 1, "二": 2, "三": 3, "四": 4}
-_KIND = {"资产负债表": "balance", "利润表": "income", "现金流量表": "cashflow"}
 _STOP = re.compile(
     r"^(公司负责人|企业负责人|法定代表人|主管会计工作负责人|财务报表由以下人士签署|补充资料)"
     r"|(所有者权益|股东权益)变动表|^[一二三四五六七八九十]+、\s*(公司基本情况|财务报表附注)"
 )
-_UNIT = re.compile(r"(?:单位|货币单位|金额单位均为|金额单位)[：:\s]*(?:人民币)?\s*(亿元|百万元|千元|万元|元)")
-_SCALE = {"元": 0, "千元": 3, "万元": 4, "百万元": 6, "亿元": 8}
-_CCY = re.compile(r"币种[：:]\s*(人民币|美元|港币|港元|欧元)")
-_CCY_ISO = {"人民币": "CNY", "美元": "USD", "港币": "HKD", "港元": "HKD", "欧元": "EUR"}
 _NUM = re.compile(r"^[(（]?[-−–]?\d[\d,]*(?:\.\d+)?%?[)）]?%?$")
 _NOTE = re.compile(
     r"^(?:[一二三四五六七八九十]+、[\d（()）一二三四五六七八九十]*|附注[\d（()）一二三四五六七八九十、]*|注释[\d、]*|"
@@ -318,21 +324,19 @@ def _join_wrapped(lines: list[_Line]) -> list[_Line]:
 # ---------------------------------------------------------------------------------------------- periods
 
 
+def _fye(info: DocumentInfo) -> int:
+    return info.fiscal_year_end_month or 12
+
+
 def _fy_start(info: DocumentInfo, year: int) -> dt.date:
-    m = info.fiscal_year_end_month or 12
-    if m == 12:
-        return dt.date(year, 1, 1)
-    return dt.date(year - 1, m + 1, 1)
+    return periods.fy_start(year, _fye(info))
 
 
 def _fy_end(info: DocumentInfo, year: int) -> dt.date:
-    m = info.fiscal_year_end_month or 12
-    return dt.date(year, m, calendar.monthrange(year, m)[1])
+    return periods.fy_end(year, _fye(info))
 
 
-def _shift(d: dt.date, years: int) -> dt.date:
-    y = d.year - years
-    return dt.date(y, d.month, min(d.day, calendar.monthrange(y, d.month)[1]))
+_shift = periods.shift_years
 
 
 def _period_end(info: DocumentInfo) -> dt.date:
@@ -341,7 +345,7 @@ def _period_end(info: DocumentInfo) -> dt.date:
     fy = info.fiscal_year or 1900
     months = {"Q1": 3, "H1": 6, "Q3": 9, "9M": 9}.get(info.fiscal_period or "FY")
     if months:
-        return dt.date(fy, months, calendar.monthrange(fy, months)[1])
+        return periods.month_end(fy, months)
     return _fy_end(info, fy)
 
 
@@ -371,7 +375,7 @@ def _stmt_columns(header: str, kind: str, info: DocumentInfo) -> list[_Col]:
             if m.group(0) in ("期末余额", "期末数", "本报告期末"):
                 role = "end"
             cols.append(_Col(m.group(0), role))
-        return cols or [_Col("期末", "end"), _Col("上年度末", "open")]
+        return cols  # no printed period header: no columns (a period is never assumed)
     names: list[_Col] = []
     for m in re.finditer(
         r"(\d{4})年(?:度|前三季度|第[一二三四]季度|半年度|1-\d+月|1—\d+月)?(?:[（(][^）)]*[)）])?|本期发生额|上期发生额|"
@@ -390,7 +394,7 @@ def _stmt_columns(header: str, kind: str, info: DocumentInfo) -> list[_Col]:
         for c, p in zip(names, paren):
             c.name += p
     if len(names) != 2:
-        names = [_Col("本期", "cur"), _Col("上期", "prior")]
+        return []  # no printed period header: no columns (a period is never assumed)
     quarter_only = bool(re.search(r"7-9月|第三季度(?!.*1-9)", h)) and "1-9" not in h
     if quarter_only:
         for c in names:
@@ -490,6 +494,7 @@ class _Ctx:
     def __init__(self, info: DocumentInfo):
         self.info = info
         self.facts: list[Fact] = []
+        self.reason = ""  # why the last statement gave no rows, when it is known
 
 
 def _emit(ctx: _Ctx, label: str, ln: _Line, cols: list[_Col], statement: str, consolidated: bool,
@@ -577,18 +582,11 @@ def _to_lines(seq: list[tuple[int, int, str]]) -> list[_Line]:
     return out
 
 
-def _unit_in(text: str, scale: int, word: str, ccy: str) -> tuple[int, str, str]:
-    m = _UNIT.search(text)
-    if m:
-        scale, word = _SCALE[m.group(1)], m.group(1)
-    c = _CCY.search(text)
-    if c:
-        ccy = _CCY_ISO[c.group(1)]
-    return scale, word, ccy
+_unit_in = cn_unit_in
 
 
 def _parse_statement(ctx: _Ctx, seq: list[tuple[int, int, str]], kind: str, consolidated: bool,
-                     scale: int, word: str, ccy: str) -> int:
+                     scale: int, word: str, ccy: str, title: str = "") -> int:
     lines = _to_lines(seq)
     # header = lines before the first data row (after the unit line)
     first = next((i for i, ln in enumerate(lines) if ln.values and not _is_header_text(ln.text)
@@ -600,14 +598,18 @@ def _parse_statement(ctx: _Ctx, seq: list[tuple[int, int, str]], kind: str, cons
     head_lines = []
     for ln in lines[:first]:
         scale, word, ccy = _unit_in(ln.text, scale, word, ccy)
-        if _UNIT.search(ln.text) or "编制单位" in ln.text:
+        if is_cn_unit_line(ln.text) or "编制单位" in ln.text:
             head_lines = []
             continue
         head_lines.append(ln.text)
     header = "\n".join(head_lines)
-    cols = _stmt_columns(header, kind, ctx.info)
+    # the title's period words ("合并第三季度利润表" / "合并年初到报告期末利润表") are part of the header
+    cols = _stmt_columns(f"{title}\n{header}" if title else header, kind, ctx.info)
+    if not cols:
+        ctx.reason = "no period column header (本期发生额 / 期末余额 / a date or year) above the first row"
+        return 0
     body = [ln for ln in lines[first:] if not _is_header_text(ln.text) and not _STMT_TITLE.match(ln.text)
-            and not _UNIT.search(ln.text) and not re.fullmatch(r"\d{4}\s*年.*[日月度]", ln.text)]
+            and not is_cn_unit_line(ln.text) and not re.fullmatch(r"\d{4}\s*年.*[日月度]", ln.text)]
     # 附注 column with bare numbers: values beyond the column count are handled in _emit
     n = 0
     rows = _rows(body)
@@ -744,9 +746,7 @@ def _parse_key_figures(ctx: _Ctx, seq: list[tuple[int, int, str]], scale: int, w
     return n
 
 
-def _add_months(d: dt.date, months: int) -> dt.date:
-    y, m = divmod(d.month - 1 + months, 12)
-    return dt.date(d.year + y, m + 1, 1)
+_add_months = periods.add_months
 
 
 def _parse_quarters(ctx: _Ctx, seq: list[tuple[int, int, str]], scale: int, word: str, ccy: str) -> int:
@@ -757,7 +757,7 @@ def _parse_quarters(ctx: _Ctx, seq: list[tuple[int, int, str]], scale: int, word
     body: list[_Line] = []
     for ln in _to_lines(seq):
         s2, w2, c2 = _unit_in(ln.text, scale, word, ccy)
-        if _UNIT.search(ln.text) or _CCY.search(ln.text):
+        if is_cn_unit_line(ln.text) or is_cn_currency_line(ln.text):
             scale, word, ccy = s2, w2, c2
             continue
         if cols is None:
@@ -799,9 +799,15 @@ def _region(flat: list[tuple[int, int, str]], start: int, stop, max_pages: int) 
 
 def extract(pages: list[Page], info: DocumentInfo) -> list[Fact]:
     """Facts of the key-figures table and the (consolidated and parent) statements in ``pages``."""
+    return read(pages, info).facts
+
+
+def read(pages: list[Page], info: DocumentInfo) -> StatementResult:
+    """Facts, and the record of which statements were found on which pages and which could not be read."""
     ctx = _Ctx(info)
+    log = ReadLog.for_pages(pages)
     if not pages:
-        return []
+        return StatementResult([], log.records())
     lines = _strip_headers(pages)
     flat = [(p.page, idx, t) for p in pages for idx, t in lines.get(p.page, [])]
     ccy0 = info.currency or "CNY"
@@ -809,7 +815,7 @@ def extract(pages: list[Page], info: DocumentInfo) -> list[Fact]:
     def ctx_unit(k: int) -> tuple[int, str, str]:
         scale, word, ccy = 0, "元", ccy0
         for j in range(k + 1, min(k + 8, len(flat))):
-            if _UNIT.search(flat[j][2]) or _CCY.search(flat[j][2]):
+            if is_cn_unit_line(flat[j][2]) or is_cn_currency_line(flat[j][2]):
                 return _unit_in(flat[j][2], scale, word, ccy)
         return scale, word, ccy
 
@@ -819,18 +825,22 @@ def extract(pages: list[Page], info: DocumentInfo) -> list[Fact]:
         m = _STMT_TITLE.match(text)
         if m and m.group(1):
             kind = _KIND[m.group(2)]
-            consolidated = m.group(1) in ("合并", "合并及母公司")
+            consolidated = m.group(1) in _CONSOLIDATED_Q
             if (kind, consolidated) in done or "续" in text:
                 continue
 
             def stop(t: str) -> bool:
                 mm = _STMT_TITLE.match(t)
-                if mm and mm.group(1) and _KIND[mm.group(2)] == kind and (mm.group(1) in ("合并", "合并及母公司")) == consolidated:
+                if mm and mm.group(1) and _KIND[mm.group(2)] == kind and (mm.group(1) in _CONSOLIDATED_Q) == consolidated:
                     return False  # (续) page of the same statement
                 return bool(mm and mm.group(1)) or bool(_STOP.search(t))
 
             scale, word, ccy = ctx_unit(k)
-            if _parse_statement(ctx, _region(flat, k, stop, 6), kind, consolidated, scale, word, ccy) >= 3:
+            region = _region(flat, k, stop, 6)
+            ctx.reason = ""
+            rows = _parse_statement(ctx, region, kind, consolidated, scale, word, ccy, title=text)
+            log.attempt(kind, consolidated, sorted({page} | {r[0] for r in region}), rows, ctx.reason)
+            if rows >= MIN_ROWS:
                 done.add((kind, consolidated))
         elif not key_done and _KEY_START.search(text) and page <= max(30, len(pages) // 4):
             region = _region(flat, k, lambda t: bool(_KEY_STOP.search(t)) and "主要财务指标" not in t, 3)
@@ -842,4 +852,4 @@ def extract(pages: list[Page], info: DocumentInfo) -> list[Fact]:
             scale, word, ccy = ctx_unit(k)
             if _parse_quarters(ctx, region, scale, word, ccy) >= 2:
                 qtr_done = True
-    return ctx.facts
+    return StatementResult(ctx.facts, log.records())

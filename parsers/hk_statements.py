@@ -33,12 +33,15 @@ year ``2021`` of a September year end is 2020-10-01..2021-09-30 (durations) or 2
 
 from __future__ import annotations
 
-import calendar
 import datetime as dt
 import re
 from dataclasses import dataclass, field
 from decimal import Decimal
 
+from mappings.statement_tables import printed_titles
+from parsers import statement_periods as periods
+from parsers.statement_reads import ReadLog, StatementResult
+from parsers.statement_units import rule_unit
 from schema.models import DocumentInfo, Fact, Page
 
 PARSER_VERSION = "hk_statements/1"
@@ -64,34 +67,7 @@ def _split_lang(text: str) -> tuple[str, str]:
 _TRAIL = re.compile(r"(\(continued\)|（續）|\(續\)|續)$")
 _LEAD_NUM = re.compile(r"^(\d{1,2}\.?|\([a-z]\))")
 
-_EN_TITLES = {
-    "consolidatedstatementofprofitorloss": ("income", True),
-    "consolidatedstatementofprofitorlossandothercomprehensiveincome": ("income", True),
-    "consolidatedstatementofprofitandlossandothercomprehensiveincome": ("income", True),
-    "consolidatedstatementofcomprehensiveincome": ("income", True),
-    "consolidatedincomestatement": ("income", True),
-    "consolidatedstatementoffinancialposition": ("balance", True),
-    "consolidatedbalancesheet": ("balance", True),
-    "consolidatedstatementofcashflows": ("cashflow", True),
-    "consolidatedcashflowstatement": ("cashflow", True),
-    "statementoffinancialpositionofthecompany": ("balance", False),
-    "statementoffinancialpositionandreservemovementofthecompany": ("balance", False),
-    "statementoffinancialpositionandreservesofthecompany": ("balance", False),
-    "companystatementoffinancialposition": ("balance", False),
-    "fiveyearfinancialsummary": ("key_figures", True),
-    "five-yearfinancialsummary": ("key_figures", True),
-    "financialsummary": ("key_figures", True),
-}
-_ZH_TITLES = {
-    "綜合損益表": ("income", True),
-    "綜合損益及其他全面收益表": ("income", True),
-    "綜合全面收益表": ("income", True),
-    "綜合財務狀況表": ("balance", True),
-    "綜合現金流量表": ("cashflow", True),
-    "本公司財務狀況表": ("balance", False),
-    "財務概要": ("key_figures", True),
-    "五年財務概要": ("key_figures", True),
-}
+_TITLES = printed_titles()  # mappings/statements.yaml `printed` + statement_tables.yaml summary titles
 
 
 def _title_kind(line: str, nxt: str = "") -> tuple[str, bool] | None:
@@ -104,11 +80,11 @@ def _title_kind(line: str, nxt: str = "") -> tuple[str, bool] | None:
         en_c = _TRAIL.sub("", _LEAD_NUM.sub("", _compact(en)))
         zh_c = _TRAIL.sub("", re.sub(r"^\d{1,2}\.", "", _compact(zh)))
         if en_c:
-            hit = _EN_TITLES.get(en_c)
-            if hit and (not zh_c or zh_c in _ZH_TITLES):
+            hit = _TITLES.get(en_c)
+            if hit and (not zh_c or zh_c in _TITLES):
                 return hit
-        elif zh_c and zh_c in _ZH_TITLES:
-            return _ZH_TITLES[zh_c]
+        elif zh_c and zh_c in _TITLES:
+            return _TITLES[zh_c]
     return None
 
 
@@ -138,18 +114,6 @@ def _column_date(col: str, fye_month: int, fye_day: int | None) -> tuple[int, dt
     return int(col), None
 
 
-_UNIT_PATTERNS = [  # (regex, currency, scale, per_share_unit_symbol)
-    (re.compile(r"(HK\$|港元)\s*(?:million|m\b|百萬)|百萬港元"), "HKD", 6),
-    (re.compile(r"(RMB|人民幣)\s*(?:million|百萬)|人民幣百萬元"), "CNY", 6),
-    (re.compile(r"(S\$)\s*(?:million)"), "SGD", 6),
-    (re.compile(r"HK\$\s*[’'‘`]\s*000|千港元"), "HKD", 3),
-    (re.compile(r"RMB\s*[’'‘`]\s*000|人民幣千元"), "CNY", 3),
-    (re.compile(r"S\$\s*[’'‘`]\s*000|千新加坡元"), "SGD", 3),
-    (re.compile(r"US\$\s*[’'‘`]\s*000|千美元"), "USD", 3),
-    (re.compile(r"(?<![A-Z])HK\$(?![’'‘`\w])|^港元$|\s港元(\s|$)|^港元\s"), "HKD", 0),
-    (re.compile(r"(?<![A-Z])RMB(?![’'‘`\w])|人民幣元"), "CNY", 0),
-    (re.compile(r"(?<![A-Z])S\$(?![’'‘`\w])"), "SGD", 0),
-]
 _UNIT_TOKEN = re.compile(
     r"^(?:HK\$|RMB|S\$|US\$)\s*[’'‘`]?\s*(?:000|million)?$|^(?:千港元|港元|人民幣千元|人民幣元|千新加坡元|港仙)$"
 )
@@ -162,9 +126,9 @@ def _unit_line(line: str) -> tuple[str, str, int] | None:
     if not toks or not all(_UNIT_TOKEN.match(t.replace("\u00a0", "")) for t in toks):
         return None
     for tok in toks:
-        for rx, ccy, scale in _UNIT_PATTERNS:
-            if rx.search(tok.replace("\u00a0", " ")):
-                return tok.replace("\u00a0", " "), ccy, scale
+        hit = rule_unit("hk", tok.replace("\u00a0", " "))
+        if hit:
+            return tok.replace("\u00a0", " "), hit[0], hit[1]
     return None
 
 
@@ -298,9 +262,7 @@ class _Block:
     segments: list[tuple[int, int]] = field(default_factory=list)  # (page index, start line)
 
 
-def _fy_end(year: int, month: int, day: int | None) -> dt.date:
-    last = calendar.monthrange(year, month)[1]
-    return dt.date(year, month, min(day or last, last))
+_fy_end = periods.fy_end
 
 
 class _Reader:
@@ -669,9 +631,21 @@ def extract(pages: list[Page], info: DocumentInfo) -> list[Fact]:
     """Every printed row of the HK statements as facts (base units, exact decimals, page-cited).
 
     Returns [] for documents that carry no company metrics (ETF fund statements, MD&A extracts)."""
+    return read(pages, info).facts
+
+
+def read(pages: list[Page], info: DocumentInfo) -> StatementResult:
+    """Facts, and the record of which statements were found on which pages and which could not be read."""
+    log = ReadLog.for_pages(pages)
     if not info.company_metrics or info.form in ("fund_fs", "mda_extract"):
-        return []
+        return StatementResult([], [])
     reader = _Reader(info)
     for block in _find_blocks(pages):
+        before = len(reader.facts)
         reader.read_block(block, pages)
-    return reader.facts
+        made = reader.facts[before:]
+        rows = len({f.locator.rsplit(" c", 1)[0] for f in made if f.locator})
+        block_pages = [pages[pi].page for pi, _ in block.segments]
+        reason = "" if made else "no value rows under a column header with a unit line (HK$'000, RMB'000 ...)"
+        log.attempt(block.statement, block.consolidated, block_pages, rows, reason)
+    return StatementResult(reader.facts, log.records())

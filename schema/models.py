@@ -112,6 +112,20 @@ class SectionSpan(_Model):
     attrs: dict[str, str] = Field(default_factory=dict)  # e.g. speaker, role, exchange id for Q&A
 
 
+class StatementRead(_Model):
+    """What a PDF statement parser made of one primary statement of a report: found and read, found but not
+    readable (with the reason), or not found. One record per (statement, consolidated) looked for; coverage
+    reports read these to tell a parser gap from a row the report does not print."""
+
+    statement: Statement
+    consolidated: bool = True
+    status: Literal["read", "unreadable", "not_found"]
+    page: int | None = None  # first page of the statement (None when not found)
+    pages: list[int] = Field(default_factory=list)  # every page it was read from
+    rows: int = 0  # printed rows that became facts
+    reason: str | None = None  # why it is unreadable / not found
+
+
 class ParsedDocument(_Model):
     info: DocumentInfo
     pages: list[Page] = Field(default_factory=list)
@@ -119,6 +133,7 @@ class ParsedDocument(_Model):
     sections: list[SectionSpan] = Field(default_factory=list)
     parser: str  # parser module name and version, e.g. "us_xbrl/1"
     warnings: list[str] = Field(default_factory=list)
+    statement_reads: list[StatementRead] = Field(default_factory=list)  # PDF reports: see StatementRead
 
 
 class FinancialMetric(_Model):
@@ -237,7 +252,8 @@ class AnswerRow(_Model):
     accounting_standard: str | None
     original_label: str | None
     source: dict[str, Any]  # document_id, doc_name, page
-    converted: dict[str, Any] | None = None  # value, currency, fx_rate, fx_date, fx_source
+    converted: dict[str, Any] | None = None  # value, currency, fx_rate, fx_pair, fx_kind, fx_date, fx_start, fx_source
+    fiscal_year_label: int | None = None  # the company's own name for the fiscal year, when it differs
 
 
 class Passage(_Model):
@@ -248,6 +264,8 @@ class Passage(_Model):
 
 
 class Answer(_Model):
+    """The answer of ``filings ask --json``; ``to_frame()`` gives its rows as a DataFrame of exact values."""
+
     question: str
     status: Literal["answered", "no_data"]
     route: Route
@@ -257,3 +275,20 @@ class Answer(_Model):
     passages: list[Passage] = Field(default_factory=list)
     caveats: list[str] = Field(default_factory=list)
     reason: str | None = None
+
+    def to_frame(self):
+        """The rows as a pandas DataFrame: ``value`` (and ``converted_value``) as Decimal, source flattened."""
+        import pandas as pd
+
+        records = []
+        for r in self.rows:
+            rec = r.model_dump(exclude={"source", "converted"})
+            rec["value"] = Decimal(r.value)
+            rec.update({"document_id": r.source.get("document_id"), "doc_name": r.source.get("doc_name"),
+                        "page": r.source.get("page")})
+            conv = r.converted or {}
+            rec.update({"converted_value": Decimal(conv["value"].replace(",", "")) if conv else None,
+                        "converted_currency": conv.get("currency"), "fx_rate": Decimal(conv["fx_rate"]) if conv else None,
+                        "fx_kind": conv.get("fx_kind"), "fx_date": conv.get("fx_date")})
+            records.append(rec)
+        return pd.DataFrame.from_records(records)

@@ -79,6 +79,7 @@ def test_mcp_session_tools_and_resources(home):
         for name in good:
             calls[name] = (await client.call_tool(name, good[name]), await client.call_tool(name, bad[name]))
         wrong_type = await client.call_tool("metrics", {"company": 5})
+        calls["sql_big"] = (await client.call_tool("sql", {"query": "SELECT fact_no FROM facts"}), None)
         unknown_tool = await client.call_tool("drop_everything", {})
         docs = json.loads((await client.read_resource("filings://documents")).contents[0].text)
         jinhua = next(d for d in docs["documents"] if d["doc_name"] == "600080_jinhuagufen_2025_q3")
@@ -111,6 +112,8 @@ def test_mcp_session_tools_and_resources(home):
     compared = _payload(calls["compare"][0])["rows"]
     assert Decimal(next(r for r in compared if r["stock_code"] == "AAPL")["values"]["2024"]) == Decimal("391035000000")
     assert _payload(calls["sql"][0])["rows"] == [[5]]
+    big = _payload(calls["sql_big"][0])  # Apple's 10-K alone holds 1,127 facts: more than one call returns
+    assert big["truncated"] and big["row_count"] == len(big["rows"]) == 500
     assert "600080" in json.dumps(_payload(calls["companies"][0]))
 
     assert "too long" in _error(calls["ask"][1])

@@ -270,3 +270,10 @@ def test_serve_refuses_a_missing_warehouse(tmp_path):
     r = subprocess.run([*FILINGS, "serve", "--home", str(tmp_path / "none")], capture_output=True, text=True,
                        env={**os.environ, "PYTHONPATH": str(REPO)}, cwd=REPO, timeout=120)
     assert r.returncode == 2 and "no warehouse" in r.stderr and "Traceback" not in r.stderr
+
+
+def test_loopback_is_recognised():
+    from filings.web.command import is_loopback
+
+    assert all(is_loopback(h) for h in ("127.0.0.1", "localhost", "::1", "[::1]", "127.0.0.2"))
+    assert not any(is_loopback(h) for h in ("0.0.0.0", "192.168.1.20", "example.com", "::"))

@@ -11,7 +11,7 @@ import typer
 LOOPBACK_HOSTS = ["127.0.0.1", "localhost", "[::1]", "::1"]
 
 
-def _is_loopback(host: str) -> bool:
+def is_loopback(host: str) -> bool:
     if host == "localhost":
         return True
     try:
@@ -39,7 +39,7 @@ def serve(host: Annotated[str, typer.Option("--host", help="Address to bind (loo
     if not 0 < port < 65536:
         err.print(f"[red]error:[/red] --port must be 1-65535 (got {port})")
         raise typer.Exit(2)
-    loopback = _is_loopback(host)
+    loopback = is_loopback(host)
     if not loopback:
         err.print(f"[yellow]warning:[/yellow] binding {host}: anyone who can reach this address can read the "
                   "warehouse (there is no authentication)")
