@@ -185,7 +185,7 @@ def metrics(company: Annotated[str, typer.Argument(help="Ticker, code (600080, 0
         if text is not None:
             sys.stdout.write(text)
         else:
-            err.print(f"wrote {len(frame)} row(s) to {out_file}")
+            line(err, f"wrote {len(frame)} row(s) to {out_file}")
         return
     if not rows:
         line(out, f"no_data: no metrics for {company_id} with these filters "
@@ -211,7 +211,7 @@ def metrics(company: Annotated[str, typer.Argument(help="Ticker, code (600080, 0
 def _print_pivot(frame, company_id: str, scale: str) -> None:
     """Years x metrics at 80 columns: one row per listing and period, money in ``scale``."""
     if frame.empty:
-        out.print(f"no_data: no metrics for {company_id} with these filters")
+        line(out, f"no_data: no metrics for {company_id} with these filters")
         return
     catalogue = lookup.metric_catalogue()
     metric_cols = [c for c in frame.columns if c in catalogue]
