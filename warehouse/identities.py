@@ -92,12 +92,17 @@ def check(con: duckdb.DuckDBPyConnection, stock_codes: list[str] | None = None,
             *restated, *basis_breaks(con, restated, stock_codes)]
 
 
-def report_identities(rows: list[dict], tally: Counter) -> list[Finding]:
-    by_doc: dict[tuple, dict[str, dict]] = defaultdict(dict)
+def _by_report_period(rows: list[dict]) -> dict[tuple, dict[str, dict]]:
+    """(document, fiscal year, fiscal period, period end) -> metric -> row."""
+    out: dict[tuple, dict[str, dict]] = defaultdict(dict)
     for r in rows:
-        by_doc[(r["document_id"], r["fiscal_year"], r["fiscal_period"], r["period_end"])][r["metric_name"]] = r
+        out[(r["document_id"], r["fiscal_year"], r["fiscal_period"], r["period_end"])][r["metric_name"]] = r
+    return out
+
+
+def report_identities(rows: list[dict], tally: Counter) -> list[Finding]:
     out = []
-    for (_doc, year, period, _end), values in by_doc.items():
+    for (_doc, year, period, _end), values in _by_report_period(rows).items():
         for identity, result, terms in REPORT_IDENTITIES:
             if result not in values or any(m not in values for m, _ in terms):
                 continue
@@ -115,11 +120,8 @@ def report_identities(rows: list[dict], tally: Counter) -> list[Finding]:
 
 def eps_identity(rows: list[dict], tally: Counter) -> list[Finding]:
     """Basic EPS against net income to the parent over weighted average shares, within one report and period."""
-    by_doc: dict[tuple, dict[str, dict]] = defaultdict(dict)
-    for r in rows:
-        by_doc[(r["document_id"], r["fiscal_year"], r["fiscal_period"], r["period_end"])][r["metric_name"]] = r
     out = []
-    for (_doc, year, period, _end), values in by_doc.items():
+    for (_doc, year, period, _end), values in _by_report_period(rows).items():
         eps, income, shares = (values.get(m) for m in ("eps_basic", "net_income_parent", "weighted_shares_basic"))
         if not (eps and income and shares) or not shares["metric_value"]:
             continue
