@@ -14,6 +14,7 @@ from dataclasses import dataclass
 
 from mappings.statement_tables import column_spans
 from parsers import statement_periods as periods
+from schema.fiscal import nominal_end
 
 ANNUAL_FORMS = frozenset({"10-K", "20-F", "annual", "10-K405", "10-KT"})
 WEEKS_DAYS = 7  # a 52/53-week span is counted in weeks when its end is not a month end
@@ -91,7 +92,8 @@ def read_columns(header: list[str], statement: str, form: str | None, fye_month:
     if not cells:
         return [], "no year or date columns in the header"
     text = " ".join(header)
-    month_days = [(_MONTHS[m.group(1).lower()], int(m.group(2))) for m in _MONTH_DAY.finditer(_FULL_DATE.sub(" ", text))]
+    month_days = [(_MONTHS[m.group(1).lower()], int(m.group(2)))
+                  for line in header for m in _MONTH_DAY.finditer(_FULL_DATE.sub(" ", line))]
     ends: list[dt.date] = []
     for i, (_, date, year) in enumerate(cells):
         if date is not None:
@@ -103,8 +105,11 @@ def read_columns(header: list[str], statement: str, form: str | None, fye_month:
             month, day = month_days[0]
         else:
             month, day = fye_month, None
-        if day is None and period_end is not None and (year, month) == (period_end.year, period_end.month):
-            day = period_end.day
+        if day is None and period_end is not None:
+            nominal = nominal_end(period_end)  # a 52/53-week year "ending" 2023-01-01 is fiscal 2022's December
+            if (year, month) == (nominal.year, nominal.month):
+                ends.append(period_end)
+                continue
         try:
             ends.append(periods.month_end(year, month, day))
         except ValueError:
