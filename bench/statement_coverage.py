@@ -27,6 +27,7 @@ from parsers.pdf_report import _load_extractor  # noqa: E402
 from parsers.recognise import recognise_pdf  # noqa: E402
 from schema.errors import UnrecognisedDocument  # noqa: E402
 from schema.models import Page  # noqa: E402
+from warehouse.manifest import hints_for  # noqa: E402
 from warehouse.metrics import document_metric_rows  # noqa: E402
 
 CORE = ("revenue", "net_income", "net_income_parent", "eps_basic", "eps_diluted", "total_assets",
@@ -93,7 +94,7 @@ def main() -> None:
             for path in sorted((root / folder).glob("*.pdf")):
                 pages = _pages(path, args.pages_cache)
                 try:
-                    info = recognise_pdf(path, pages)
+                    info = recognise_pdf(path, pages, hints_for(path))  # the manifest beside the files, as ingest
                 except UnrecognisedDocument as exc:
                     print(f"  {path.name}: not recognised ({exc.reason if hasattr(exc, 'reason') else exc})")
                     continue

@@ -44,10 +44,12 @@ def is_year_cells(cells: list[str]) -> bool:
 
 
 def parse_amount(cell: str) -> Decimal | None:
-    """Exact value of a cell; None for a blank (dash) cell. Parentheses or a minus make it negative."""
+    """Exact value of a cell; None for a blank (dash) cell. Parentheses (also full-width) or a minus make it
+    negative; a trailing % is dropped (the caller knows the row is a percentage)."""
     if cell in _DASH:
         return None
-    t = cell.replace("$", "").replace(",", "").replace("−", "-")
+    t = (cell.replace("$", "").replace(",", "").replace("−", "-").replace("–", "-")
+         .replace("（", "(").replace("）", ")").rstrip("%"))
     neg = t.startswith("(") or t.endswith(")") or t.startswith("-")
     t = t.strip("()-")
     try:
