@@ -14,10 +14,12 @@ from __future__ import annotations
 import datetime as dt
 import warnings
 from collections.abc import Callable
+from decimal import Decimal
 from pathlib import Path
 
 import pandas as pd
 
+from filings import export
 from schema import limits
 from schema.errors import FilingsError
 from warehouse import ingest as ingest_mod
@@ -221,8 +223,7 @@ class Filings:
     def company_id(self, company: str) -> str:
         company_id = lookup.resolve_company(self.con, company)
         if company_id is None:
-            raise FilingsError(f"unknown company {company!r}: try a ticker (AAPL), a code (600080, 0700.HK) or "
-                               "a name listed by `filings companies`")
+            raise FilingsError(lookup.unknown_company_message(self.con, company))
         return company_id
 
     def metrics(self, company: str, years: tuple[int, int] | int | None = None,
@@ -241,7 +242,53 @@ class Filings:
         if unknown:
             raise FilingsError(f"unknown metric(s) {', '.join(unknown)}: see mappings/metrics.yaml for the ids")
         rows = lookup.metric_rows(self.con, self.company_id(company), *(years or (None, None)), ids, periods, basis)
-        return pd.DataFrame(rows)
+        return export.tidy(rows)
+
+    def pivot(self, company: str, years: tuple[int, int] | int | None = None,
+              metrics: list[str] | str | None = None, periods: list[str] | str | None = "FY") -> pd.DataFrame:
+        """Years x metrics for one company: one row per listing and period, one column per metric, Decimal values."""
+        return export.pivot(self.metrics(company, years=years, metrics=metrics, periods=periods))
+
+    @staticmethod
+    def export(frame: pd.DataFrame, path: str | Path, fmt: str | None = None) -> Path:
+        """Write a frame exactly (csv, json, xlsx or parquet, from the suffix unless ``fmt``); returns the path."""
+        path = Path(path)
+        export.write(frame, fmt or path.suffix.lstrip(".").lower(), path)
+        return path
+
+    def plot(self, companies: list[str] | str, metric: str, years: tuple[int, int] | None = None,
+             period: str = "FY", ax=None):
+        """A line chart of one metric across companies and fiscal years (matplotlib Axes). Values are drawn in
+        each listing's own currency (the legend says which); the frame behind it is ``compare``'s."""
+        import matplotlib.pyplot as plt
+
+        if isinstance(companies, str):
+            companies = [companies]
+        ax = ax or plt.subplots(figsize=(7, 4))[1]
+        ids, unknown = lookup.resolve_metrics([metric])
+        if unknown:
+            raise FilingsError(f"unknown metric {metric!r}: see mappings/metrics.yaml for the ids")
+        frames = [self.metrics(company, years=years, metrics=ids, periods=[period]) for company in companies]
+        frames = [fr for fr in frames if not fr.empty]
+        if not frames:
+            raise FilingsError(f"no {ids[0]} stored for {', '.join(companies)} ({period}, years {years or 'any'})")
+        kind = lookup.metric_catalogue()[ids[0]].kind
+        largest = max(abs(v) for fr in frames for v in fr["value"])
+        scale, word = next(((s, w) for s, w in ((9, "billions"), (6, "millions"), (3, "thousands")) if kind == "money"
+                            and largest >= Decimal(10) ** s), (0, ""))
+        for frame in frames:
+            for (code, currency), part in frame.groupby(["stock_code", "currency"], dropna=False):
+                part = part.sort_values("fiscal_year")
+                # a chart needs floats: the exact values stay in the frame
+                ax.plot(part["fiscal_year"], [float(lookup.scaled(v, scale)) for v in part["value"]], marker="o",
+                        label=f"{code} ({currency if isinstance(currency, str) else 'units'})")
+        name = lookup.metric_catalogue()[ids[0]].name_en
+        ax.set_ylabel(f"{word} of the currency shown" if word else ("%" if kind == "percent" else ""))
+        ax.set_title(f"{name}, {period}")
+        ax.set_xlabel("fiscal year")
+        ax.xaxis.get_major_locator().set_params(integer=True)
+        ax.legend()
+        return ax
 
     def coverage(self, company: str | None = None, document: str | None = None) -> dict:
         """Core metrics per document and period (present / derived / missing / not_printed, with value, page and

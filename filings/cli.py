@@ -140,18 +140,25 @@ def metrics(company: Annotated[str, typer.Argument(help="Ticker, code (600080, 0
             years: Annotated[str | None, typer.Option("--years", help="2024 or 2022-2024 (fiscal years)")] = None,
             metric: Annotated[str | None, typer.Option("--metric", help="Comma-separated ids or aliases")] = None,
             period: Annotated[str | None, typer.Option("--period", help="FY, Q1..Q4, H1, 9M (default: all)")] = None,
-            scale: Annotated[str, typer.Option("--scale", help="units, thousands, millions, billions")] = "millions",
+            scale: Annotated[str, typer.Option("--scale", help="units, thousands, millions, billions (table only)")] = "millions",
             currency: Annotated[str | None, typer.Option("--currency", help="Only rows in this currency")] = None,
+            fmt: Annotated[str, typer.Option("--format", help="table, csv, json, xlsx or parquet (exact values)")] = "table",
+            pivot: Annotated[bool, typer.Option("--pivot", help="Years x metrics: one row per listing and period")] = False,
+            out_file: Annotated[Path | None, typer.Option("--output", "-o", help="Write to this file (xlsx / parquet need it)")] = None,
             basis: Annotated[str, typer.Option("--basis", help="latest (restated / split-adjusted) or as_reported")] = "latest",
             home: HomeOpt = None, as_json: JsonOpt = False) -> None:
     """Exact metrics of one company: value, currency, standard, period and the page or XBRL fact."""
+    from filings import export
+
     if scale not in SCALES:
         _fail(f"--scale must be one of {', '.join(SCALES)}")
+    if fmt not in export.FORMATS:
+        _fail(f"--format must be one of {', '.join(export.FORMATS)}")
     y0, y1 = _year_range(years)
     con = store.connect(home, read_only=True)
     company_id = lookup.resolve_company(con, company)
     if company_id is None:
-        _fail(f"unknown company {company!r}: run `filings companies` to see what the warehouse holds", 1)
+        _fail(lookup.unknown_company_message(con, company), 1)
     ids, unknown = lookup.resolve_metrics([m for m in (metric or "").split(",") if m.strip()])
     if unknown:
         _fail(f"unknown metric(s): {', '.join(unknown)}. Known ids: {', '.join(sorted(lookup.metric_catalogue()))}", 1)
@@ -163,8 +170,22 @@ def metrics(company: Annotated[str, typer.Argument(help="Ticker, code (600080, 0
         raise
     if currency:
         rows = [r for r in rows if (r["currency"] or "").upper() == currency.upper()]
-    if as_json:
+    if as_json and fmt == "table" and not pivot:
         _print_json({"company_id": company_id, "rows": rows})
+        return
+    if as_json and fmt == "table":
+        fmt = "json"
+    if fmt != "table" or pivot:
+        frame = export.tidy(rows)
+        frame = export.pivot(frame) if pivot else frame
+        if fmt == "table":
+            _print_pivot(frame, company_id, scale)
+            return
+        text = export.write(frame, fmt, out_file)
+        if text is not None:
+            sys.stdout.write(text)
+        else:
+            line(err, f"wrote {len(frame)} row(s) to {out_file}")
         return
     if not rows:
         line(out, f"no_data: no metrics for {company_id} with these filters "
@@ -181,10 +202,32 @@ def metrics(company: Annotated[str, typer.Argument(help="Ticker, code (600080, 0
         own_name = (f" (fiscal {r['fiscal_year_label']})" if r["fiscal_year_label"] not in (None, r["fiscal_year"])
                     else "")
         add_row(table, r["metric"], r["stock_code"], f"{r['fiscal_period']} {r['fiscal_year']}{own_name}",
-                str(r["period_end"]), _fmt(r["value"], s), r["currency"] or "", r["accounting_standard"] or "",
+                str(r["period_end"]), f"{r['value'] * 100:.2f}%" if kind == "percent" else _fmt(r["value"], s), r["currency"] or "", r["accounting_standard"] or "",
                 (f"{r['derivation']['formula']}" if r["derivation"] else
                  f"{r['doc_name']} {'p' + r['page'] if (r['page'] or '').isdigit() else r['page'] or ''}"),
                 r["source_kind"].replace("_", " ") + flag)
+    out.print(table)
+
+def _print_pivot(frame, company_id: str, scale: str) -> None:
+    """Years x metrics at 80 columns: one row per listing and period, money in ``scale``."""
+    if frame.empty:
+        line(out, f"no_data: no metrics for {company_id} with these filters")
+        return
+    catalogue = lookup.metric_catalogue()
+    metric_cols = [c for c in frame.columns if c in catalogue]
+    names = [c.replace("_", " ") for c in metric_cols]
+    table = output.table(f"{company_id}: {scale} of the currency shown (per-share, shares, % unscaled)", "period",
+                         *names, right=set(names))
+    for rec in frame.to_dict(orient="records"):
+        cells = [f"{rec['stock_code']} {rec['fiscal_period']} {rec['fiscal_year']} {rec.get('currency') or ''}".strip()]
+        for c in metric_cols:
+            v = rec[c]
+            if not isinstance(v, Decimal):
+                cells.append("")
+                continue
+            kind = catalogue[c].kind
+            cells.append(f"{v * 100:.2f}%" if kind == "percent" else _fmt(v, SCALES[scale] if kind == "money" else 0))
+        add_row(table, *cells)
     out.print(table)
 
 
@@ -251,16 +294,26 @@ def eval_cmd(suite: Annotated[Path | None, typer.Option("--suite", help="JSON-li
 
 @app.command("sql")
 def sql_cmd(query: Annotated[str, typer.Argument(help="One read-only SELECT")], home: HomeOpt = None,
-            as_json: JsonOpt = False) -> None:
+            as_json: JsonOpt = False,
+            as_csv: Annotated[bool, typer.Option("--csv", help="Print CSV (exact decimals) for spreadsheets")] = False) -> None:
     """Run one read-only SELECT over the warehouse tables, under a time, row and memory limit. Writes, ATTACH,
     COPY, SET, file reads and functions outside mappings/sql_allowlist.yaml are refused."""
     con = store.connect(home, read_only=True)
-    limit = (limits.SQL_MAX_ROWS if as_json else limits.SQL_DISPLAY_ROWS).value()
+    limit = (limits.SQL_MAX_ROWS if (as_json or as_csv) else limits.SQL_DISPLAY_ROWS).value()
     try:
         result = sql_mod.run(con, query, max_rows=limit)
     except FilingsError as exc:
         _fail(f"refused: {exc}")
         raise
+    if as_csv:
+        import pandas as pd
+
+        from filings import export
+
+        sys.stdout.write(export.to_csv_text(pd.DataFrame.from_records(result.rows, columns=result.columns)))
+        if result.truncated:
+            line(err, f"(first {limit:,} rows only: {limits.SQL_MAX_ROWS.describe()})")
+        return
     if as_json:
         _print_json([dict(zip(result.columns, r)) for r in result.rows])
         if result.truncated:

@@ -177,4 +177,11 @@ def metric_for_label(market: str, statement: str | None, label: str | None) -> t
 
 @lru_cache(maxsize=1)
 def ratios() -> dict[str, dict]:
-    return load_yaml("ratios.yaml")
+    """Ratio formulas over canonical metrics, checked on load (``mappings.formulas``)."""
+    from mappings.formulas import check
+
+    data = load_yaml("ratios.yaml")
+    problems = check(data, set(metrics()))
+    if problems:
+        raise ConfigError(f"{HERE / 'ratios.yaml'}: " + "; ".join(problems))
+    return data

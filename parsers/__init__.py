@@ -94,8 +94,7 @@ def parse(path: str | Path, hints: DocumentInfo | None = None) -> ParsedDocument
     if kind == "xbrl":
         from parsers import us_xbrl
 
-        if path.suffix.lower() in {".htm", ".html", ".xhtml"}:
-            boundary.check_ixbrl_facts(path)
+        boundary.check_xbrl_facts(path)
         parsed = us_xbrl.parse(path)
         boundary.check_facts(parsed, path)
         if path.suffix.lower() in {".htm", ".html", ".xhtml"}:

@@ -23,7 +23,8 @@ FILE_BYTES: dict[str, Limit] = {"pdf": limits.PDF_BYTES, "xbrl": limits.XBRL_BYT
                                 "transcript": limits.TRANSCRIPT_BYTES}
 PAGE_CHARS: dict[str, Limit] = {"pdf": limits.PDF_PAGE_CHARS, "xbrl": limits.HTML_PAGE_CHARS,
                                 "transcript": limits.TRANSCRIPT_TURN_CHARS}
-_IX_FACT = re.compile(rb"<(?:[A-Za-z_][\w.\-]*:)?non(?:Fraction|Numeric)\b")
+# Every XBRL fact, inline or in a classic instance, names its context: counting the attribute counts the facts.
+_FACT_CONTEXT = re.compile(rb"\scontextRef\s*=")
 
 
 def check_size(path: Path, kind: str) -> None:
@@ -36,9 +37,9 @@ def check_size(path: Path, kind: str) -> None:
         raise limit.exceeded(str(path), f"{limits.human_bytes(size)} file")
 
 
-def check_ixbrl_facts(path: Path) -> None:
-    """Count inline-XBRL fact tags in the bytes (no parse) and refuse a document with more than the limit,
-    before arelle builds a model of every one of them."""
+def check_xbrl_facts(path: Path) -> None:
+    """Count the facts of an XBRL / iXBRL file in its bytes (no parse) and refuse a document with more than the
+    limit, before arelle builds a model of every one of them."""
     limit = limits.DOCUMENT_FACTS
     with path.open("rb") as fh:
         try:
@@ -46,9 +47,9 @@ def check_ixbrl_facts(path: Path) -> None:
         except ValueError:  # an empty file
             return
         with data:
-            count = sum(1 for _ in _IX_FACT.finditer(data))
+            count = sum(1 for _ in _FACT_CONTEXT.finditer(data))
     if count > limit.value():
-        raise limit.exceeded(str(path), f"{count:,} inline XBRL facts")
+        raise limit.exceeded(str(path), f"{count:,} XBRL facts")
 
 
 def cap_pages(parsed: ParsedDocument, kind: str) -> None:

@@ -2,20 +2,20 @@
 with currency, accounting standard, period end and the source page / XBRL fact of every number.
 
 SQL is built with sqlglot's builder (user text never pasted into SQL) and runs on the read-only
-connection. Ratios and growth are evaluated here with ``Decimal``; a change in a ratio is stated in
-percentage points."""
+connection. Ratios are evaluated with ``Decimal`` (``router.formulas``); changes, CAGR and averages are
+``router.growth``'s, trailing twelve months ``router.trailing``'s."""
 
 from __future__ import annotations
 
-import ast
-import operator
 from dataclasses import dataclass, field
-from decimal import Decimal, DivisionByZero, InvalidOperation
+from decimal import Decimal
 
 import duckdb
 from sqlglot import exp, select
 
+from mappings.formulas import Input, inputs, metrics_of
 from mappings.metrics import metrics, ratios
+from router.formulas import evaluate, formulas_of
 from schema.models import QueryPlan
 
 COLUMNS = ["company_id", "stock_code", "market", "fiscal_year", "fiscal_period", "period_end", "metric_name",
@@ -38,16 +38,31 @@ class Value:
     label: str | None
     sources: list[dict]  # [{document_id, doc_name, page}]
     listing: str | None = None
-    derived: str | None = None  # "ratio", "yoy", "pp"
+    derived: str | None = None  # ratio, yoy, pp, change, cagr, average, ttm
     restated: bool = False
+    source_kind: str = "own_report"
     components: dict[str, Decimal] = field(default_factory=dict)
+    inputs: list[Value] = field(default_factory=list)  # the stored values it was computed from
+    note: str | None = None  # how to read it: "n.m.", "printed", "computed: formula"
+    first_year: int | None = None  # CAGR / average: the first fiscal year of the span
+    fiscal_label: int | None = None  # the company's own name for the fiscal year ("fiscal 2024"), when stored
+
+    @property
+    def key(self) -> tuple:
+        return (self.company_id, self.stock_code, self.fiscal_year, self.fiscal_period)
+
+
+def _has_column(con: duckdb.DuckDBPyConnection, table: str, column: str) -> bool:
+    return bool(con.execute("SELECT count(*) FROM information_schema.columns WHERE table_name = ? AND column_name = ?",
+                            [table, column]).fetchone()[0])
 
 
 def fetch(con: duckdb.DuckDBPyConnection, company_ids: list[str], metric_ids: list[str]) -> list[dict]:
     """Every stored value of these metrics for these companies (all listings, all periods)."""
+    label = "fm.fiscal_year_label" if _has_column(con, "financial_metrics", "fiscal_year_label") else "NULL"
     query = (
         select(*[f"fm.{c}" for c in COLUMNS[:12]], "d.doc_name", "fm.page", "fm.source_kind", "fm.restated",
-               "s.listing")
+               "s.listing", f"{label} AS fiscal_year_label")
         .from_("financial_metrics AS fm")
         .join("documents AS d", on="d.document_id = fm.document_id")
         .join("securities AS s", on="s.stock_code = fm.stock_code", join_type="left")
@@ -56,79 +71,81 @@ def fetch(con: duckdb.DuckDBPyConnection, company_ids: list[str], metric_ids: li
         .order_by("fm.fiscal_year", "fm.fiscal_period")
     )
     cur = con.execute(query.sql(dialect="duckdb"))
-    return [dict(zip(COLUMNS, r)) for r in cur.fetchall()]
+    return [dict(zip([*COLUMNS, "fiscal_year_label"], r)) for r in cur.fetchall()]
 
 
 def base_metrics_of(metric_ids: list[str]) -> list[str]:
-    """The stored metrics a plan needs (ratio formulas expanded)."""
+    """The stored metrics a plan needs: ratio formulas and fallbacks expanded, printed counterparts added."""
     out: list[str] = []
     for mid in metric_ids:
         if mid in ratios():
-            spec = ratios()[mid]
-            for formula in [spec["formula"], *spec.get("fallbacks", [])]:
-                out += [n.id for n in ast.walk(ast.parse(formula, mode="eval")) if isinstance(n, ast.Name)]
+            out += ratios()[mid].get("printed") or []
+            for formula in formulas_of(mid):
+                out += metrics_of(formula)
         else:
             out.append(mid)
     return list(dict.fromkeys(out))
 
 
-_OPS = {ast.Add: operator.add, ast.Sub: operator.sub, ast.Mult: operator.mul, ast.Div: operator.truediv}
-
-
-def evaluate(formula: str, values: dict[str, Decimal]) -> Decimal | None:
-    """Exact evaluation of + - * / over metric ids; None if a metric is missing or a division is by zero."""
-
-    def ev(node: ast.AST) -> Decimal:
-        if isinstance(node, ast.Expression):
-            return ev(node.body)
-        if isinstance(node, ast.BinOp) and type(node.op) in _OPS:
-            return _OPS[type(node.op)](ev(node.left), ev(node.right))
-        if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
-            return -ev(node.operand)
-        if isinstance(node, ast.Name):
-            if node.id not in values:
-                raise KeyError(node.id)
-            return values[node.id]
-        if isinstance(node, ast.Constant) and isinstance(node.value, (int, float)):
-            return Decimal(str(node.value))
-        raise ValueError(f"unsupported expression {ast.dump(node)}")
-
-    try:
-        return ev(ast.parse(formula, mode="eval"))
-    except (KeyError, DivisionByZero, InvalidOperation, ZeroDivisionError):
-        return None
-
-
-def _value(row: dict, metric: str | None = None) -> Value:
+def stored_value(row: dict, metric: str | None = None) -> Value:
     return Value(company_id=row["company_id"], stock_code=row["stock_code"], market=row["market"],
                  fiscal_year=row["fiscal_year"], fiscal_period=row["fiscal_period"], period_end=row["period_end"],
                  metric=metric or row["metric_name"], value=row["metric_value"], currency=row["currency"],
                  standard=row["accounting_standard"], label=row["original_label"],
                  sources=[{"document_id": row["document_id"], "doc_name": row["doc_name"], "page": row["page"]}],
-                 listing=row["listing"], restated=bool(row["restated"]))
+                 listing=row["listing"], restated=bool(row["restated"]), source_kind=row.get("source_kind") or "own_report",
+                 fiscal_label=row.get("fiscal_year_label"))
 
 
-def ratio_value(rid: str, rows_at: dict[str, dict]) -> Value | None:
-    """A ratio at one (listing, year, period) from the stored metrics there."""
+def unique_sources(values: list[Value]) -> list[dict]:
+    seen: dict[tuple, dict] = {}
+    for v in values:
+        for s in v.sources:
+            seen.setdefault((s["document_id"], str(s.get("page"))), s)
+    return list(seen.values())
+
+
+def ratio_value(rid: str, key: tuple, index: dict[tuple, dict[str, dict]]) -> Value | None:
+    """A ratio at one (company, listing, year, period) from the stored metrics there (and, for ``prev`` /
+    ``avg``, at the same period of the prior fiscal year): the first formula whose inputs are all stored."""
     spec = ratios()[rid]
-    values = {m: r["metric_value"] for m, r in rows_at.items()}
-    for formula in [spec["formula"], *spec.get("fallbacks", [])]:
-        result = evaluate(formula, values)
+    for formula in formulas_of(rid):
+        rows: dict[Input, dict] = {}
+        for inp in inputs(formula):
+            at = index.get((key[0], key[1], key[2] - inp.years_back, key[3])) or {}
+            if inp.metric in at:
+                rows[inp] = at[inp.metric]
+        result = evaluate(formula, {i: r["metric_value"] for i, r in rows.items()})
         if result is None:
             continue
-        used = [n.id for n in ast.walk(ast.parse(formula, mode="eval")) if isinstance(n, ast.Name)]
-        first = rows_at[used[0]]
-        v = _value(first, rid)
+        used = [stored_value(rows[i]) for i in inputs(formula)]
+        current = [u for u, i in zip(used, inputs(formula)) if not i.years_back]
+        v = stored_value(rows[inputs(formula)[0]], rid)
+        if current:
+            v.period_end = current[0].period_end
+        v.fiscal_year = key[2]
         v.value, v.derived = result, "ratio"
         v.label = f"{spec['name_en']} = {formula}"
-        v.sources = [s for m in used for s in _value(rows_at[m]).sources]
-        v.sources = [dict(t) for t in dict.fromkeys(tuple(sorted(s.items())) for s in v.sources)]
-        v.components = {m: values[m] for m in used}
-        if spec.get("unit") == "money":
-            v.currency = first["currency"]
-        else:
-            v.currency = None
+        v.note = f"computed: {formula}"
+        v.inputs = used
+        v.sources = unique_sources(used)
+        v.components = {(i.metric if not i.years_back else f"{i.metric} (FY-{i.years_back})"): r["metric_value"]
+                        for i, r in rows.items()}
+        v.currency = used[0].currency if spec.get("unit") == "money" else None
+        v.restated = any(u.restated for u in used)
+        v.source_kind = "derived" if any(u.source_kind == "derived" for u in used) else "own_report"
         return v
+    return None
+
+
+def printed_ratio(rid: str, key: tuple, index: dict[tuple, dict[str, dict]]) -> Value | None:
+    """The figure the report itself prints for this ratio (加权平均净资产收益率 for ROE), when it is stored."""
+    at = index.get(key) or {}
+    for mid in ratios()[rid].get("printed") or []:
+        if mid in at:
+            v = stored_value(at[mid])
+            v.note = "printed"
+            return v
     return None
 
 
@@ -141,39 +158,40 @@ def index_rows(rows: list[dict]) -> dict[tuple, dict[str, dict]]:
 
 
 def metric_at(metric: str, key: tuple, index: dict[tuple, dict[str, dict]]) -> Value | None:
-    at = index.get(key)
-    if not at:
-        return None
+    """A metric or a ratio at one key; a ratio the report prints is taken as printed, else computed."""
     if metric in ratios():
-        return ratio_value(metric, at)
-    row = at.get(metric)
-    return _value(row) if row else None
+        return printed_ratio(metric, key, index) or ratio_value(metric, key, index)
+    row = (index.get(key) or {}).get(metric)
+    return stored_value(row) if row else None
 
 
-def growth(current: Value, previous: Value) -> Value | None:
-    """YoY change: relative for amounts, percentage points for ratios (never a percent change of a ratio)."""
-    v = Value(**{**current.__dict__, "components": {}})
-    v.sources = current.sources + previous.sources
-    if current.derived == "ratio" and ratios()[current.metric].get("unit") in {"percent", "ratio"}:
-        v.metric, v.derived = f"{current.metric}_change_pp", "pp"
-        v.value = (current.value - previous.value) * 100
-        v.currency = None
-    else:
-        if previous.value == 0:
-            return None
-        v.metric, v.derived = f"{current.metric}_yoy", "yoy"
-        v.value = (current.value - previous.value) / abs(previous.value)
-        v.currency = None
-    v.components = {"current": current.value, "previous": previous.value}
-    return v
+def unit_of(metric: str) -> str:
+    """money | per_share | shares | percent | ratio | days: how a value of this metric or ratio reads."""
+    if metric in ratios():
+        return ratios()[metric].get("unit", "ratio")
+    m = metrics().get(metric)
+    return m.kind if m else "money"
 
 
 def is_money(metric: str) -> bool:
+    return unit_of(metric) == "money"
+
+
+def is_instant(metric: str) -> bool:
+    """A balance-sheet value (an instant), as opposed to a flow over a period."""
     if metric in ratios():
-        return ratios()[metric].get("unit") == "money"
+        return all(is_instant(m) for f in formulas_of(metric) for m in metrics_of(f))
     m = metrics().get(metric)
-    return bool(m and m.kind == "money")
+    return bool(m and m.period == "instant")
 
 
 def plan_periods(plan: QueryPlan) -> list[tuple[int | None, str | None]]:
     return [(p.fiscal_year, p.fiscal_period) for p in plan.periods if p.relative is None]
+
+
+def label_at(key: tuple, index: dict[tuple, dict[str, dict]]) -> int:
+    """The company's own label of the fiscal year at a key (its fiscal_year when no label is stored)."""
+    for row in (index.get(key) or {}).values():
+        if row.get("fiscal_year_label") is not None:
+            return row["fiscal_year_label"]
+    return key[2]

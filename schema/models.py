@@ -252,7 +252,8 @@ class AnswerRow(_Model):
     accounting_standard: str | None
     original_label: str | None
     source: dict[str, Any]  # document_id, doc_name, page
-    converted: dict[str, Any] | None = None  # value, currency, fx_rate, fx_date, fx_source
+    converted: dict[str, Any] | None = None  # value, currency, fx_rate, fx_pair, fx_kind, fx_date, fx_start, fx_source
+    fiscal_year_label: int | None = None  # the company's own name for the fiscal year, when it differs
 
 
 class Passage(_Model):
@@ -263,6 +264,8 @@ class Passage(_Model):
 
 
 class Answer(_Model):
+    """The answer of ``filings ask --json``; ``to_frame()`` gives its rows as a DataFrame of exact values."""
+
     question: str
     status: Literal["answered", "no_data"]
     route: Route
@@ -272,3 +275,20 @@ class Answer(_Model):
     passages: list[Passage] = Field(default_factory=list)
     caveats: list[str] = Field(default_factory=list)
     reason: str | None = None
+
+    def to_frame(self):
+        """The rows as a pandas DataFrame: ``value`` (and ``converted_value``) as Decimal, source flattened."""
+        import pandas as pd
+
+        records = []
+        for r in self.rows:
+            rec = r.model_dump(exclude={"source", "converted"})
+            rec["value"] = Decimal(r.value)
+            rec.update({"document_id": r.source.get("document_id"), "doc_name": r.source.get("doc_name"),
+                        "page": r.source.get("page")})
+            conv = r.converted or {}
+            rec.update({"converted_value": Decimal(conv["value"].replace(",", "")) if conv else None,
+                        "converted_currency": conv.get("currency"), "fx_rate": Decimal(conv["fx_rate"]) if conv else None,
+                        "fx_kind": conv.get("fx_kind"), "fx_date": conv.get("fx_date")})
+            records.append(rec)
+        return pd.DataFrame.from_records(records)

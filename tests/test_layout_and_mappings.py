@@ -82,12 +82,18 @@ def test_label_maps_reference_known_metrics():
 
 
 def test_ratio_formulas_use_known_metrics():
-    import re
+    from mappings.formulas import check, metrics_of
 
+    assert check(ratios(), set(metrics())) == []
     for rid, spec in ratios().items():
         for formula in [spec["formula"], *spec.get("fallbacks", [])]:
-            for name in re.findall(r"[a-z_]+", formula):
+            for name in metrics_of(formula):
                 assert name in metrics(), f"{rid}: {name}"
+    # the loader refuses what the language does not allow
+    bad = {"x": {"name_en": "x", "name_zh": "x", "unit": "ratio", "formula": "__import__('os')"},
+           "y": {"name_en": "y", "name_zh": "y", "unit": "ratio", "formula": "revenue / no_such_metric"}}
+    problems = check(bad, set(metrics()))
+    assert any(p.startswith("x:") for p in problems) and any("no_such_metric" in p for p in problems)
 
 
 def test_company_master_has_no_collisions_and_links_listings():

@@ -33,6 +33,42 @@ def resolve_company(con: duckdb.DuckDBPyConnection, text: str) -> str | None:
     return None
 
 
+# rapidfuzz WRatio (0-100) a name must reach to be offered as "did you mean": measured over the corpus
+# warehouse's aliases, misspellings score 83-92 (Nvidai -> Nvidia 83, Aple -> Apple 89, Walmrt -> Walmart 92),
+# names of companies not in it at most 73 (Aple -> Costco Wholesale 73, Tencent 60, Samsung 65)
+SUGGEST_CUTOFF = 80
+
+
+def suggest_companies(con: duckdb.DuckDBPyConnection, text: str, limit: int = 3) -> list[str]:
+    """Names or codes close to ``text`` (a misspelt company), best first, as "name (code)"."""
+    from rapidfuzz import fuzz, process, utils
+
+    rows = con.execute(
+        "SELECT a.alias, a.company_id, min(s.stock_code) FROM aliases a LEFT JOIN securities s USING (company_id) "
+        "GROUP BY ALL").fetchall()
+    if not rows:
+        return []
+    choices = [r[0] for r in rows]
+    found = process.extract(text, choices, scorer=fuzz.WRatio, processor=utils.default_process,
+                            score_cutoff=SUGGEST_CUTOFF, limit=limit * 4)
+    out: list[str] = []
+    seen: set[str] = set()
+    for _alias, _score, i in found:
+        alias, company_id, code = rows[i]
+        if company_id in seen:
+            continue
+        seen.add(company_id)
+        out.append(f"{alias} ({code})" if code else alias)
+    return out[:limit]
+
+
+def unknown_company_message(con: duckdb.DuckDBPyConnection, text: str) -> str:
+    hints = suggest_companies(con, text)
+    hint = f"did you mean {' or '.join(hints)}? " if hints else ""
+    return (f"unknown company {text!r}: {hint}try a ticker (AAPL), a code (600080, 0700.HK) or a name listed by "
+            "`filings companies`")
+
+
 def resolve_metrics(names: list[str]) -> tuple[list[str], list[str]]:
     """(canonical ids, unknown names) for ids or aliases (营业收入, Revenues, capex...)."""
     catalogue = metric_catalogue()

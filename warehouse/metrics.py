@@ -68,7 +68,16 @@ def _unit_fits(kind: str, unit: str | None) -> bool:
         return "/" in unit
     if kind == "shares":
         return unit.lower() == "shares"
+    if kind == "percent":  # a ratio the report prints (加权平均净资产收益率): XBRL's unit "pure"
+        return unit == "pure"
     return False
+
+
+def _value_of(kind: str, fact: Fact) -> Decimal:
+    """A printed percentage ("16.78%", a "(%)" column) is stored as a fraction (0.1678), like XBRL's pure."""
+    if kind == "percent" and (fact.original_unit or "").strip() == "%":
+        return fact.value / 100
+    return fact.value
 
 
 def _original_unit(fact: Fact) -> str | None:
@@ -115,8 +124,8 @@ def document_metric_rows(info: DocumentInfo, facts: list[Fact]) -> list[MetricRo
                 fiscal_year=period[0],
                 fiscal_period=period[1],
                 period_end=fact.period_end,
-                value=fact.value,
-                currency=(fact.unit or "").split("/")[0] if metric.kind != "shares" else None,
+                value=_value_of(metric.kind, fact),
+                currency=(fact.unit or "").split("/")[0] if metric.kind in {"money", "per_share"} else None,
                 original_label=fact.label or fact.concept,
                 original_unit=_original_unit(fact),
                 page=str(fact.page) if fact.page is not None else fact.locator,

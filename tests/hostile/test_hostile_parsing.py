@@ -139,7 +139,7 @@ def test_many_exchange_transcript_parses_every_exchange(tmp_path):
 def test_ixbrl_with_too_many_facts_is_refused_before_arelle(tmp_path, monkeypatch):
     monkeypatch.setenv("FILINGS_MAX_FACTS", "100")
     # 150 numeric facts and the document type
-    with pytest.raises(LimitExceeded, match=r"151 inline XBRL facts, over the limit of 100 facts per document"):
+    with pytest.raises(LimitExceeded, match=r"151 XBRL facts, over the limit of 100 facts per document"):
         parsers.parse(ixbrl(tmp_path / "many-20241231.htm", facts=150))
 
 

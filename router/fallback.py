@@ -1,0 +1,97 @@
+""""Answered" means answered. When a metric or ratio question finds no stored row, the search fallback may
+answer only with a passage that prints the metric's own figure: one of its labels and a number right after
+it, in one passage. Anything else (a risk factor that mentions profit, a pension "funded ratio" for a quick
+ratio) is no answer: the question stays no_data with what the warehouse holds instead.
+
+Generic words ("profit", 利润) name a metric with the reading stated (``mappings/analysis.yaml``)."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+
+from mappings.analysis import analysis
+from mappings.metrics import metrics, ratios
+from router.search_route import filters_for
+from schema.models import Passage, QueryPlan
+
+# A label's figure is printed right after it: on a statement row ("Total current assets 7,453") or in a
+# sentence ("a quick ratio of 0.54"). 80 characters hold a statement row's label-to-first-column gap and a
+# short phrase; further away the number belongs to something else.
+LABEL_NUMBER_WINDOW = 80
+_NUMBER = re.compile(r"\(?-?\$?\s?\d[\d,]*(?:\.\d+)?%?\)?")
+_YEAR = re.compile(r"^\(?(?:19|20)\d\d\)?$")
+_CJK = re.compile(r"[\u4e00-\u9fff]")
+
+
+def labels_of(metric: str) -> list[str]:
+    """The words a filing prints for a metric or ratio (names and aliases), longest first."""
+    if metric in ratios():
+        spec = ratios()[metric]
+        words = [spec.get("name_en"), spec.get("name_zh"), *(spec.get("aliases") or [])]
+    elif metric in metrics():
+        m = metrics()[metric]
+        words = [m.name_en, m.name_zh, *m.aliases]
+    else:
+        return []
+    out = {w.casefold().strip() for w in words if w and len(w.strip()) >= 3 or (w and _CJK.search(w))}
+    return sorted(out, key=len, reverse=True)
+
+
+def figure_span(text: str, labels: list[str]) -> tuple[int, int] | None:
+    """(start, end) of a label followed by its figure within LABEL_NUMBER_WINDOW characters, else None."""
+    lower = text.casefold()
+    for label in labels:
+        pattern = re.escape(label) if _CJK.search(label) else r"(?<![\w&])" + re.escape(label) + r"(?![\w&])"
+        for m in re.finditer(pattern, lower):
+            window = text[m.end(): m.end() + LABEL_NUMBER_WINDOW]
+            for n in _NUMBER.finditer(window):
+                token = n.group(0).strip()
+                if _YEAR.match(token) or not any(ch.isdigit() for ch in token):
+                    continue  # a year heading is no figure
+                return m.start(), m.end() + n.end()
+    return None
+
+
+def figure_passages(passages: list[Passage], metric: str) -> list[Passage]:
+    """The passages that print the metric's figure, each cut to the label and its number (an exact substring
+    of the passage, so of the page)."""
+    labels = labels_of(metric)
+    out = []
+    for p in passages:
+        span = figure_span(p.text, labels)
+        if span is None:
+            continue
+        start = p.text.rfind("\n", 0, span[0]) + 1  # from the start of the line the label is on
+        end = span[1]
+        src = dict(p.source)
+        if src.get("char_start") is not None:
+            src["char_start"], src["char_end"] = src["char_start"] + start, src["char_start"] + end
+        out.append(Passage(text=p.text[start:end], company_id=p.company_id, source=src, score=p.score))
+    return out
+
+
+def search_for_figures(searcher: Callable, plan: QueryPlan) -> list[Passage]:
+    """Passages printing the figures of the plan's metrics, from any page (statements included)."""
+    filters = {k: v for k, v in filters_for(plan.model_copy(update={"sections": []})).items() if k != "kind"}
+    found: list[Passage] = []
+    for metric in plan.metrics:
+        found += figure_passages(searcher(plan.model_copy(update={"sections": []}), filters), metric)
+    return found
+
+
+def generic_reading(plan: QueryPlan) -> tuple[QueryPlan, str | None]:
+    """A question that asks for an amount with a generic word ("What was Apple's profit in 2024?") names the
+    metric the vocabulary reads it as; the plan goes to SQL and the reading is stated."""
+    if plan.metrics or not plan.companies:
+        return plan, None
+    hit = analysis().generic_metric(plan.question)
+    if hit is None:
+        return plan, None
+    word, metric = hit
+    intent = "comparison" if len(plan.companies) > 1 else (
+        "trend" if plan.last_n_years or len({p.fiscal_year for p in plan.periods}) > 1 else "metric")
+    reading = (f"“{word}” read as {metrics()[metric].name_en if metric in metrics() else ratios()[metric]['name_en']} "
+               f"({metric})")
+    return plan.model_copy(update={"metrics": [metric], "intent": intent, "route": "sql", "sections": [],
+                                   "notes": [*plan.notes, reading]}), reading

@@ -1,0 +1,262 @@
+"""The SQL route's answer: which stored periods answer a plan, the values (metrics, printed or computed
+ratios, changes, CAGR, N-year averages, trailing twelve months), FX conversion by period, caveats, and the
+rows with every input's source."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from decimal import Decimal
+
+import duckdb
+
+from mappings.analysis import analysis
+from mappings.fx import FxTable
+from router import growth
+from router import sql_route as S
+from router.answer_text import line, plain
+from router.fx_convert import convert_values
+from router.trailing import ttm
+from schema.models import AnswerRow, QueryPlan
+
+LIMITED_COVERAGE = 5  # fewer documents than this for a company -> a caveat
+# Asked for one, shown with the other: "净利润" / net income is read as both the consolidated figure and
+# the parent's share, so neither reading is silently chosen.
+COMPANIONS = {"net_income": ["net_income_parent"]}
+
+
+@dataclass
+class MetricAnswer:
+    status: str
+    text: str = ""
+    rows: list[AnswerRow] = field(default_factory=list)
+    caveats: list[str] = field(default_factory=list)
+    reason: str | None = None
+
+
+def answer_row(v: S.Value, converted: dict | None) -> AnswerRow:
+    first = v.sources[0]
+    page = first.get("page")
+    return AnswerRow(
+        company_id=v.company_id, stock_code=v.stock_code, market=v.market, fiscal_year=v.fiscal_year,
+        fiscal_period=v.fiscal_period, period_end=v.period_end, metric=v.metric,
+        value=plain(v.value.quantize(Decimal("1e-10")) if v.derived else v.value),
+        currency=v.currency, accounting_standard=v.standard, original_label=v.label,
+        source={"document_id": first["document_id"], "doc_name": first["doc_name"],
+                "page": int(page) if str(page).isdigit() else page},
+        converted=converted,
+        fiscal_year_label=v.fiscal_label if v.fiscal_label != v.fiscal_year else None,
+    )
+
+
+def span_years(plan: QueryPlan, op: str, available: list[int]) -> list[int]:
+    """The fiscal years a CAGR or an average runs over: the range the question names, or N years ("3 year",
+    "last three years") ending at the year it names or at the latest stored year."""
+    explicit = sorted({y for y, _ in S.plan_periods(plan) if y})
+    n = analysis().years_spanned(plan.question) or plan.last_n_years
+    points = (n + 1 if op == "cagr" else n) if n else None
+    if len(explicit) >= 2:
+        return list(range(explicit[0], explicit[-1] + 1))
+    end = explicit[0] if explicit else (max(available) if available else None)
+    if end is None:
+        return []
+    if points:
+        return list(range(end - points + 1, end + 1))
+    return sorted(y for y in available if y <= end)
+
+
+class MetricAnswerer:
+    def __init__(self, con: duckdb.DuckDBPyConnection, home=None):
+        self.con = con
+        self.home = home
+        self._fx: FxTable | None = None
+
+    @property
+    def fx(self) -> FxTable:
+        if self._fx is None:  # the FX history loads on the first cross-currency answer only
+            self._fx = FxTable(self.home)
+        return self._fx
+
+    # ------------------------------------------------------------------------------- periods
+    def _targets(self, plan: QueryPlan, keys: list[tuple], metric: str, index) -> tuple[list[tuple], list[str]]:
+        """Which (company, listing, fiscal_year, fiscal_period) keys answer the plan for one metric."""
+        have = [k for k in keys if S.metric_at(metric, k, index) is not None]
+        fy = sorted({k for k in have if k[3] == "FY"}, key=lambda k: k[2], reverse=True)
+        missing: list[str] = []
+        explicit = [p for p in plan.periods if p.relative is None]
+        if explicit:
+            out = []
+            for ref in explicit:
+                year, want = ref.fiscal_year, ref.fiscal_period or "FY"
+                if analysis().fiscal_named(ref.matched):  # the company's own fiscal year N
+                    hits = [k for k in have if k[3] == want and S.label_at(k, index) == year]
+                else:  # the fiscal year ending in N (by period end)
+                    hits = [k for k in have if k[2] == year and k[3] == want]
+                if hits:
+                    out += hits
+                else:
+                    missing.append(f"{want}{year}")
+            return out, missing
+        if plan.last_n_years:
+            years = sorted({k[2] for k in fy}, reverse=True)[: plan.last_n_years]
+            return [k for k in fy if k[2] in years], missing
+        if fy:
+            latest = fy[0][2]
+            return [k for k in fy if k[2] == latest], missing
+        if have:
+            latest = max(have, key=lambda k: (str(S.metric_at(metric, k, index).period_end), k[3]))
+            return [latest], missing
+        return [], missing
+
+    def _span(self, plan: QueryPlan, op: str, keys, metric: str, index) -> tuple[list[S.Value], list[str]]:
+        """CAGR or average of one metric per listing over the span of years."""
+        periods = {p for _, p in S.plan_periods(plan) if p} or {"FY"}
+        period = sorted(periods)[0]
+        out, missing = [], []
+        for code in sorted({k[1] for k in keys}):
+            available = sorted({k[2] for k in keys if k[1] == code and k[3] == period
+                                and S.metric_at(metric, k, index) is not None})
+            years = span_years(plan, op, available)
+            if len(years) < 2:
+                missing.append(f"{op} needs at least two fiscal years of {metric} for {code}")
+                continue
+            cid = keys[0][0]
+            series = [S.metric_at(metric, (cid, code, y, period), index) for y in years]
+            gaps = [f"{period}{y}" for y, v in zip(years, series) if v is None]
+            if gaps:
+                missing.append(f"{metric} for {code} ({', '.join(gaps)})")
+                continue
+            if op == "cagr":
+                out += [series[0], series[-1], growth.cagr(series[0], series[-1])]
+            else:
+                out += series + [growth.average(series)]
+        return out, missing
+
+    def values(self, plan: QueryPlan) -> tuple[list[S.Value], list[str], list[str]]:
+        """(values to show, gaps, what is available instead)."""
+        op = analysis().operation(plan.question)
+        company_ids = [c.company_id for c in plan.companies]
+        wanted = list(dict.fromkeys(m for mid in plan.metrics for m in [mid, *COMPANIONS.get(mid, [])]))
+        index = S.index_rows(S.fetch(self.con, company_ids, S.base_metrics_of(wanted)))
+        values: list[S.Value] = []
+        gaps: list[str] = []
+        available: list[str] = []
+        for cid in company_ids:
+            keys = [k for k in index if k[0] == cid]
+            for metric in wanted:
+                found, missing = self._metric_values(plan, op, keys, metric, index)
+                values += [v for v in found if all(v is not x for x in values)]
+                if (missing or not found) and metric in plan.metrics:
+                    gaps.append(f"{metric} for {cid}" + (f" ({'; '.join(missing)})" if missing else ""))
+                    periods = [f"{p}{y}" for y, p in sorted({(k[2], k[3]) for k in keys if S.metric_at(metric, k, index)})]
+                    available.append(f"{cid} {metric}: " + (", ".join(periods[-8:]) if periods else "none"))
+        return values, gaps, available
+
+    def _metric_values(self, plan: QueryPlan, op: str | None, keys, metric: str, index) -> tuple[list[S.Value], list[str]]:
+        if not keys:
+            return [], []
+        if op in {"cagr", "average"}:
+            return self._span(plan, op, keys, metric, index)
+        if op == "ttm":
+            out, missing = [], []
+            for code in sorted({k[1] for k in keys}):
+                v, why = ttm(metric, [k for k in keys if k[1] == code], index)
+                if v is None:
+                    missing.append(why)
+                else:
+                    out += [*v.inputs, v] if len(v.inputs) > 1 else [v]
+            return out, missing
+        targets, missing = self._targets(plan, keys, metric, index)
+        out: list[S.Value] = []
+        for k in sorted(targets, key=lambda k: (k[2], k[3], k[1])):
+            v = S.metric_at(metric, k, index)
+            out.append(v)
+            if plan.growth:
+                prev = S.metric_at(metric, (k[0], k[1], k[2] - 1, k[3]), index)
+                if prev is not None:
+                    out.append(growth.change(v, prev))
+                    if all((x.metric, x.key) != (prev.metric, prev.key) for x in out):
+                        out.append(prev)  # the base of the change, with its own source
+        return out, missing
+
+    # ------------------------------------------------------------------------------- caveats
+    def _coverage(self, company_ids: list[str]) -> list[str]:
+        caveats = []
+        for cid in company_ids:
+            n = self.con.execute("SELECT count(*) FROM documents WHERE company_id = ?", [cid]).fetchone()[0]
+            if n < LIMITED_COVERAGE:
+                caveats.append(f"limited coverage: {n} document{'s' if n != 1 else ''} indexed for {cid}")
+        return caveats
+
+    def _caveats(self, plan: QueryPlan, values: list[S.Value]) -> list[str]:
+        caveats = []
+        standards = {v.standard for v in values if v.standard}
+        if len(standards) > 1:
+            caveats.append(f"different accounting standards: {' vs '.join(sorted(standards))}")
+        if any(v.restated for v in values):
+            caveats.append("a value marked restated: reports of that period disagree; the period's own report is used")
+        for v in values:
+            if v.fiscal_label is not None and v.fiscal_label != v.fiscal_year and not v.derived:
+                named = any(analysis().fiscal_named(p.matched) for p in plan.periods)
+                note = (f"{v.company_id} names the fiscal year ended {v.period_end} “fiscal {v.fiscal_label}” "
+                        f"(fiscal_year {v.fiscal_year} here: the year it ends in)")
+                if not named:
+                    note += f"; a year without “fiscal” is read by period end (ask for “fiscal {v.fiscal_year}” " \
+                            "for the company's own naming)"
+                if note not in caveats:
+                    caveats.append(note)
+        ends = {}
+        for v in values:
+            if v.fiscal_period == "FY" and v.period_end and not v.derived:
+                ends.setdefault((v.company_id, v.fiscal_year), v.period_end)
+        by_year: dict[int, dict[str, object]] = {}
+        for (cid, year), end in ends.items():
+            by_year.setdefault(year, {})[cid] = end
+        for year, per in sorted(by_year.items()):
+            if len({e.month for e in per.values()}) > 1:
+                caveats.append(f"fiscal years end in different months: FY{year} ends " +
+                               ", ".join(f"{end} for {cid}" for cid, end in sorted(per.items())))
+        listings: dict[str, set[str]] = {}
+        for v in values:
+            listings.setdefault(v.company_id, set()).add(v.stock_code)
+        for cid in {c.company_id for c in plan.companies}:
+            codes = [r[0] for r in self.con.execute("SELECT stock_code FROM securities WHERE company_id = ?", [cid]).fetchall()]
+            if len(codes) > 1 and cid in listings:
+                caveats.append(f"{cid} has listings {', '.join(sorted(codes))}: numbers are from the "
+                               f"{', '.join(sorted(listings[cid]))} report(s)")
+        return caveats
+
+    # -------------------------------------------------------------------------------- answer
+    def answer(self, plan: QueryPlan) -> MetricAnswer:
+        zh = plan.language == "zh"
+        company_ids = [c.company_id for c in plan.companies]
+        if not plan.companies:
+            return MetricAnswer("no_data", reason="no company in the warehouse matches the question; "
+                                "`filings companies` lists the companies available")
+        invalid = [p.matched for p in plan.periods if p.relative == "invalid"]
+        if invalid:
+            return MetricAnswer("no_data", reason=f"no such period: {invalid[0]!r}")
+        values, gaps, available = self.values(plan)
+        if not values:
+            return MetricAnswer("no_data", caveats=self._coverage(company_ids),
+                                reason=f"not in the warehouse: {'; '.join(gaps)}. Available: {'; '.join(available)}")
+        converted, caveats = convert_values(values, self.fx if self._needs_fx(values) else None)
+        caveats = self._caveats(plan, values) + caveats
+        if gaps:
+            caveats.append(f"not available: {'; '.join(gaps)}")
+        caveats += self._coverage(company_ids)
+        names = {c.company_id: c.matched for c in plan.companies}
+        lines = [line(v, names.get(v.company_id, v.company_id), zh, converted.get(id(v))) for v in values]
+        rows = [answer_row(v, converted.get(id(v))) for v in values]
+        shown = {(v.metric, v.key) for v in values}
+        pending = [i for v in values for i in v.inputs]
+        while pending:  # the stored inputs of computed values (and of their inputs), each with its own source
+            i = pending.pop(0)
+            if (i.metric, i.key) not in shown:
+                shown.add((i.metric, i.key))
+                rows.append(answer_row(i, None))
+            pending += i.inputs
+        return MetricAnswer("answered", "\n".join(lines), rows, caveats)
+
+    @staticmethod
+    def _needs_fx(values: list[S.Value]) -> bool:
+        return len({v.currency for v in values if v.currency and S.is_money(v.metric)}) > 1
