@@ -16,6 +16,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 
 from filings.api import Filings
+from filings.output import add_row, line, markup_safe, text
 
 console = Console(width=150)
 REPO = Path(__file__).resolve().parents[1]
@@ -64,13 +65,15 @@ def _ingest(f: Filings, corpus: Path) -> None:
         task = progress.add_task("", total=None)
         t0 = time.perf_counter()
         report = f.ingest(*paths, on_total=lambda n: progress.update(task, total=n), index=False,
-                          on_progress=lambda r: progress.update(task, advance=1, description=Path(r.path).name))
+                          on_progress=lambda r: progress.update(task, advance=1,
+                                                                description=markup_safe(Path(r.path).name)))
         task2 = progress.add_task("search units", total=len(DEMO_INDEX))
-        f.index_missing(only=DEMO_INDEX, on_progress=lambda name: progress.update(task2, advance=1, description=name))
+        f.index_missing(only=DEMO_INDEX,
+                        on_progress=lambda name: progress.update(task2, advance=1, description=markup_safe(name)))
     console.print(f"added {report.count('added')}, unchanged {report.count('unchanged')}, failed "
                   f"{report.count('failed')} in {time.perf_counter() - t0:.1f} s")
     for r in report.failed:
-        console.print(f"[red]failed[/red] {r.reason}")
+        line(console, ("failed", "red"), f" {r.reason}")
 
 
 def _lookup(f: Filings, title: str, company: str, years, metric_ids, periods) -> None:
@@ -79,29 +82,29 @@ def _lookup(f: Filings, title: str, company: str, years, metric_ids, periods) ->
     for col in ("metric", "listing", "period", "value", "currency", "standard", "source"):
         table.add_column(col, justify="right" if col == "value" else "left")
     if frame.empty:
-        console.print(f"[yellow]no_data[/yellow] {title}")
+        line(console, ("no_data", "yellow"), f" {title}")
         return
     for r in frame.itertuples():
         unit = "" if r.metric.startswith("eps") else " (millions)"
         value = r.value if r.metric.startswith("eps") else r.value.scaleb(-6)
         page = f"p{r.page}" if str(r.page).isdigit() else r.page
-        table.add_row(r.metric, r.stock_code, f"{r.fiscal_period} {r.fiscal_year} (to {r.period_end})",
-                      f"{value:,.2f}{unit}", r.currency or "", r.accounting_standard or "",
-                      f"{r.doc_name} {page} [{r.source_kind.replace('_', ' ')}]")
+        add_row(table, r.metric, r.stock_code, f"{r.fiscal_period} {r.fiscal_year} (to {r.period_end})",
+                f"{value:,.2f}{unit}", r.currency or "", r.accounting_standard or "",
+                f"{r.doc_name} {page} [{r.source_kind.replace('_', ' ')}]")
     console.print(table)
 
 
 def _ask(f: Filings, question: str) -> None:
     a = f.ask(question)
     style = "green" if a.status == "answered" else "yellow"
-    console.rule(f"[bold]ask[/bold] {question}")
-    console.print(f"[{style}]{a.status}[/{style}] route={a.route} intent={a.plan['intent']}")
+    console.rule(text(f"ask {question}", "bold"))
+    line(console, (a.status, style), f" route={a.route} intent={a.plan['intent']}")
     if a.answer:
-        console.print(a.answer, markup=False)
+        line(console, a.answer)
     if a.reason:
-        console.print(f"reason: {a.reason}", markup=False)
+        line(console, f"reason: {a.reason}")
     for c in a.caveats[:3]:
-        console.print(f"[dim]caveat: {c}[/dim]")
+        line(console, (f"caveat: {c}", "dim"))
 
 
 def main() -> None:

@@ -552,6 +552,8 @@ def _parse_text(path: Path, raw: str, info: DocumentInfo, warnings: list[str]):
         k = bisect.bisect_left(announced_at, m.start() - 39)
         if k < len(announced_at) and announced_at[k] < m.start() + 40:
             continue  # the operator's announcement of the same question
+        if retail and m.start() - retail[-1][0] < 40:
+            continue  # the same question read out (matches come in order: only the last one can be this close)
         retail.append((m.start(), "", "", "shareholder"))
     starts = sorted(starts + retail)
     # drop announcements that sit inside the opening remarks (before any Q&A marker or the first 15% of the call)

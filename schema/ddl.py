@@ -146,6 +146,18 @@ TABLES = {
         derivation JSON,                  -- derived rows: {"formula", "inputs": [{period, value, document, page}]}
         PRIMARY KEY (stock_code, fiscal_year, fiscal_period, metric_name)
     """,
+    # What the PDF statement readers made of each primary statement of a report (ParsedDocument.statement_reads):
+    # read (with its pages and the rows that became facts), unreadable (with the reason) or not found.
+    "statement_reads": """
+        document_id VARCHAR NOT NULL,
+        statement VARCHAR NOT NULL,       -- income | balance | cashflow | ...
+        consolidated BOOLEAN NOT NULL,
+        status VARCHAR NOT NULL,          -- read | unreadable | not_found
+        page INTEGER,                     -- first page of the statement
+        pages INTEGER[],                  -- every page it was read from
+        rows INTEGER,                     -- printed rows that became facts
+        reason VARCHAR                    -- why it is unreadable / not found
+    """,
     "ingest_runs": """
         run_id VARCHAR NOT NULL,
         started_at TIMESTAMP NOT NULL,

@@ -198,3 +198,28 @@ def test_cli_coverage(jinhua_home):
     assert res.returncode == 0 and "not_printed" in res.stdout and "revenue" in res.stdout
     res = cli("--status", "bogus")
     assert res.returncode == 2 and "--status must be one of" in res.stderr and "Traceback" not in res.stderr
+
+
+def test_a_statement_the_parser_could_not_read_is_missing_with_its_reason(jinhua_home, tmp_path):
+    """When the readers record the cash-flow statement of the Q1 report as unreadable (statement_reads), its
+    metrics for the report's own period are `missing` with that reason and page, never `not_printed`."""
+    import shutil
+    from types import SimpleNamespace
+
+    from warehouse.coverage import report
+    from warehouse.statement_reads import store as store_reads
+
+    home = tmp_path / "copy"
+    shutil.copytree(jinhua_home, home)
+    con = store.connect(home)
+    doc = con.execute("SELECT document_id FROM documents WHERE doc_name = '600080_jinhuagufen_2024_q1'").fetchone()[0]
+    con.execute("DELETE FROM document_metrics WHERE document_id = ? AND metric_name IN ('operating_cash_flow', "
+                "'investing_cash_flow', 'financing_cash_flow', 'capex')", [doc])
+    con.execute("DELETE FROM facts WHERE document_id = ? AND statement = 'cashflow'", [doc])
+    store_reads(con, doc, [SimpleNamespace(statement="cashflow", consolidated=True, status="unreadable", page=11,
+                                           pages=[11, 12], rows=0, reason="no period header")])
+    rows = [r for r in report(con, document_id=doc)["rows"]
+            if r["metric"] == "capex" and r["own_period"]]
+    con.close()
+    assert rows and all(r["status"] == "missing" and r["page"] == "11" and "unreadable: no period header"
+                        in r["reason"] for r in rows)

@@ -7,9 +7,9 @@ comparative it prints, one status.
   prints a row with one of the metric's labels that was not read or not mapped (the page is given);
 - ``not_printed``: the statement was read for that period and prints no such row.
 
-The core set per market and report kind is data (``mappings/coverage.yaml``). Until the parsers record which
-statements they read, "statement read for a period" means: the document has facts of that statement for that
-period. Evidence of a printed row is a fact or a page line whose label, loosely normalised (parenthesised
+The core set per market and report kind is data (``mappings/coverage.yaml``). "Statement read for a period"
+means: the document has facts of that statement for that period, or, for its own period, the parser's own
+record says so (``statement_reads``: read, unreadable with the reason, or not found). Evidence of a printed row is a fact or a page line whose label, loosely normalised (parenthesised
 remarks and units dropped), equals one of the metric's labels (``labels_*.yaml``) or names.
 """
 
@@ -29,6 +29,7 @@ from mappings.coverage import STATEMENTS, coverage_spec
 from mappings.metrics import load_yaml, metrics as catalogue, normalise_label
 from mappings.statements import title_statement
 from warehouse.periods import classify_duration, classify_instant
+from warehouse.statement_reads import reads_of
 
 STATUSES = ("present", "derived", "missing", "not_printed")
 # A label word or phrase shorter than this (after loose normalisation) is too generic to count as evidence of a
@@ -73,7 +74,8 @@ def vocabulary() -> dict[str, frozenset[str]]:
     out: dict[str, set[str]] = defaultdict(set)
     for file in ("labels_cn.yaml", "labels_hk.yaml", "labels_us.yaml"):
         for _statement, entries in load_yaml(file).items():
-            for mid, labels in (entries or {}).items():
+            for mid, spec in (entries or {}).items():
+                labels = spec.get("labels") if isinstance(spec, dict) else spec  # {labels, patterns, us_gaap}
                 out[mid].update(loose(str(x)) for x in labels or [])
     for mid, m in catalogue().items():
         out[mid].update(loose(x) for x in (m.name_en, m.name_zh, *m.aliases))
@@ -160,15 +162,18 @@ def document_coverage(con: duckdb.DuckDBPyConnection, document_id: str) -> list[
         if f.period is not None:
             read[(*f.period, f.period_type)].add("xbrl" if f.xbrl else (f.statement or "other"))
     pages = _statement_pages(con, document_id)
+    recorded = reads_of(con, document_id)  # the parser's own record, when it kept one
     vocab = vocabulary()
     rows: list[CoverageRow] = []
     for (year, period, kind), pend in sorted(periods.items(), key=lambda kv: (-kv[0][0], kv[0][1], kv[0][2])):
-        statements_read = read.get((year, period, kind), set())
+        statements_read = set(read.get((year, period, kind), set()))
+        is_own = (year, period, kind) in own
+        if is_own:
+            statements_read |= {st for st, r in recorded.items() if r.status == "read"}
         # a period some primary statement prints (its own columns): instants on the balance sheet, flows on
         # the income or cash-flow statement; other periods come from key-figure tables only
         statement_period = bool(statements_read & ({"xbrl", "balance"} if kind == "instant"
                                                    else {"xbrl", "income", "cashflow"}))
-        is_own = (year, period, kind) in own
         for metric in core:
             if known[metric].period != kind:
                 continue
@@ -186,7 +191,9 @@ def document_coverage(con: duckdb.DuckDBPyConnection, document_id: str) -> list[
                     # has a current-period figure, while a comparative column may be blank
                     evidence = _evidence(facts, vocab.get(metric, frozenset()), (year, period, kind), con,
                                          document_id, sorted({f.page for f in facts if f.period == (year, period)
-                                                              and (f.statement in where or f.xbrl) and f.page})
+                                                              and (f.statement in where or f.xbrl) and f.page}
+                                                             | {p for st in where if st in recorded
+                                                                for p in recorded[st].pages})
                                          if is_own else [])
                     if evidence:
                         row.status, row.page, row.label, row.reason = "missing", *evidence
@@ -194,10 +201,15 @@ def document_coverage(con: duckdb.DuckDBPyConnection, document_id: str) -> list[
                         row.status = "not_printed"
                 elif statement_period or is_own:
                     titled = sorted(p for p, st in pages.items() if st in where)
+                    record = next((recorded[st] for st in sorted(where) if st in recorded), None)
                     row.status = "missing"
-                    row.page = ",".join(map(str, titled[:4])) or None
-                    row.reason = (f"{'/'.join(sorted(where))} statement not read for {period} {year}"
-                                  + ("" if titled else " (no page titled as such)"))
+                    if record is not None and record.status != "read":
+                        row.page = str(record.page) if record.page else (",".join(map(str, titled[:4])) or None)
+                        row.reason = f"{record.statement} statement {record.status.replace('_', ' ')}: {record.reason}"
+                    else:
+                        row.page = ",".join(map(str, titled[:4])) or None
+                        row.reason = (f"{'/'.join(sorted(where))} statement not read for {period} {year}"
+                                      + ("" if titled else " (no page titled as such)"))
                 else:
                     continue  # a period the report prints only in a table that does not hold this metric
             rows.append(row)

@@ -2,7 +2,11 @@
 
 Within one report, for each period it prints (values as read, ``document_metrics``):
 - ``balance``: total assets = total liabilities + total equity, where all three are read;
+- ``equity_split`` / ``net_income_split``: total equity = equity of the parent + non-controlling interests,
+  net income = the parent's + the minority's, where all three are printed;
 - ``gross_profit``: gross profit = revenue - cost of revenue, where all three are printed;
+- ``eps``: basic EPS = net income to the parent / weighted average basic shares, where the shares are
+  printed (the EPS rounding plus the inputs' rounding carried through the division);
 Across reports, on the default basis and printed values only (a derived value satisfies them by construction):
 - ``flows``: Q1 + Q2 = H1, H1 + Q3 = 9M, 9M + Q4 = FY for every money flow where the terms are stored;
 Between reports:
@@ -31,6 +35,8 @@ from warehouse.rounding import tolerance
 # (identity id, result metric, [(term metric, sign)]): identities inside one report and period.
 REPORT_IDENTITIES = (
     ("balance", "total_assets", (("total_liabilities", 1), ("total_equity", 1))),
+    ("equity_split", "total_equity", (("equity_parent", 1), ("minority_interest", 1))),
+    ("net_income_split", "net_income", (("net_income_parent", 1), ("net_income_minority", 1))),
     ("gross_profit", "gross_profit", (("revenue", 1), ("cost_of_revenue", -1))),
 )
 # (whole, parts): year-to-date flows as sums of shorter flows.
@@ -82,16 +88,21 @@ def check(con: duckdb.DuckDBPyConnection, stock_codes: list[str] | None = None,
         r["definition"] = definition_rank(r["statement"], r["concept_rank"])
     tally = tally if tally is not None else Counter()
     restated = restatements(rows, tally)
-    return [*report_identities(rows, tally), *flow_identities(con, rows, stock_codes, tally), *restated,
-            *basis_breaks(con, restated, stock_codes)]
+    return [*report_identities(rows, tally), *eps_identity(rows, tally), *flow_identities(con, rows, stock_codes, tally),
+            *restated, *basis_breaks(con, restated, stock_codes)]
+
+
+def _by_report_period(rows: list[dict]) -> dict[tuple, dict[str, dict]]:
+    """(document, fiscal year, fiscal period, period end) -> metric -> row."""
+    out: dict[tuple, dict[str, dict]] = defaultdict(dict)
+    for r in rows:
+        out[(r["document_id"], r["fiscal_year"], r["fiscal_period"], r["period_end"])][r["metric_name"]] = r
+    return out
 
 
 def report_identities(rows: list[dict], tally: Counter) -> list[Finding]:
-    by_doc: dict[tuple, dict[str, dict]] = defaultdict(dict)
-    for r in rows:
-        by_doc[(r["document_id"], r["fiscal_year"], r["fiscal_period"], r["period_end"])][r["metric_name"]] = r
     out = []
-    for (_doc, year, period, _end), values in by_doc.items():
+    for (_doc, year, period, _end), values in _by_report_period(rows).items():
         for identity, result, terms in REPORT_IDENTITIES:
             if result not in values or any(m not in values for m, _ in terms):
                 continue
@@ -104,6 +115,25 @@ def report_identities(rows: list[dict], tally: Counter) -> list[Finding]:
                 out.append(Finding(identity, total["stock_code"], year, period, result, expected,
                                    total["metric_value"], tol,
                                    [_source(total, result), *(_source(p, m) for p, (m, _) in zip(parts, terms))]))
+    return out
+
+
+def eps_identity(rows: list[dict], tally: Counter) -> list[Finding]:
+    """Basic EPS against net income to the parent over weighted average shares, within one report and period."""
+    out = []
+    for (_doc, year, period, _end), values in _by_report_period(rows).items():
+        eps, income, shares = (values.get(m) for m in ("eps_basic", "net_income_parent", "weighted_shares_basic"))
+        if not (eps and income and shares) or not shares["metric_value"]:
+            continue
+        tally["eps"] += 1
+        n = shares["metric_value"]
+        expected = income["metric_value"] / n
+        tol = tolerance(eps["rounding"]) + (tolerance(income["rounding"]) + abs(expected) * tolerance(shares["rounding"])) / n
+        if abs(eps["metric_value"] - expected) > tol:
+            out.append(Finding("eps", eps["stock_code"], year, period, "eps_basic", expected.quantize(Decimal("0.0001")),
+                               eps["metric_value"], tol.quantize(Decimal("0.0001")),
+                               [_source(eps, "eps_basic"), _source(income, "net_income_parent"),
+                                _source(shares, "weighted_shares_basic")]))
     return out
 
 

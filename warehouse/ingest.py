@@ -23,7 +23,7 @@ import pyarrow as pa
 from mappings.companies import alias_key, company_for_cik, company_for_code, normalise_code, slug
 from schema.errors import FilingsError
 from schema.models import DocumentInfo, ParsedDocument
-from warehouse import metrics, walk
+from warehouse import metrics, statement_reads, walk
 from warehouse.parse_pool import default_workers, parse_files
 
 _Q = Decimal("0.000001")
@@ -277,6 +277,7 @@ def _store(con: duckdb.DuckDBPyConnection, path: Path, parsed: ParsedDocument) -
             con.register("_facts", facts)
             con.execute("INSERT INTO facts SELECT * FROM _facts")
             con.unregister("_facts")
+        statement_reads.store(con, info.document_id, getattr(parsed, "statement_reads", None))
         if metrics.store_document_metrics(con, info, parsed.facts):
             metrics.rebuild(con, [info.stock_code])
         con.execute("COMMIT")

@@ -80,6 +80,14 @@ def _value_of(kind: str, fact: Fact) -> Decimal:
     return fact.value
 
 
+def _rounding_of(kind: str, fact: Fact) -> int | None:
+    """The rounding of the stored value: a printed percentage stored as a fraction is two places finer."""
+    rounding = rounding_of(fact)
+    if rounding is not None and kind == "percent" and (fact.original_unit or "").strip() == "%":
+        return rounding - 2
+    return rounding
+
+
 def _original_unit(fact: Fact) -> str | None:
     if fact.original_unit:
         return fact.original_unit
@@ -134,7 +142,7 @@ def document_metric_rows(info: DocumentInfo, facts: list[Fact]) -> list[MetricRo
                 concept=fact.concept or f"{fact.statement}:{normalise_label(fact.label or '')}",
                 printed=fact.concept is None,
                 statement=fact.statement if fact.concept is None else None,
-                rounding=rounding_of(fact),
+                rounding=_rounding_of(metric.kind, fact),
             )
             if key not in best or row.rank < best[key].rank:
                 best[key] = row
