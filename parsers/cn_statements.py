@@ -26,10 +26,11 @@ import datetime as dt
 import re
 from collections import Counter
 from dataclasses import dataclass, field
-from decimal import Decimal, InvalidOperation
+from decimal import Decimal
 
 from mappings.statement_tables import cas_names, cas_title
 from parsers import statement_periods as periods
+from parsers.statement_lines import parse_amount
 from parsers.statement_reads import MIN_ROWS, ReadLog, StatementResult
 from parsers.statement_units import cn_unit_in, is_cn_currency_line, is_cn_unit_line
 from schema.models import DocumentInfo, Fact, Page
@@ -479,15 +480,7 @@ def _unit_of(label: str, statement: str) -> str:
     return "money"
 
 
-def _parse_value(tok: str) -> Decimal | None:
-    t = tok.replace(",", "").replace("−", "-").replace("–", "-").replace("（", "(").replace("）", ")").rstrip("%")
-    neg = t.startswith("(") and t.endswith(")")
-    t = t.strip("()")
-    try:
-        v = Decimal(t)
-    except InvalidOperation:
-        return None
-    return -v if neg else v
+_parse_value = parse_amount  # one cell rule for every market (parsers/statement_lines.py)
 
 
 class _Ctx:

@@ -28,7 +28,7 @@ PARSER = "pdf_report/1"
 
 Extractor = Callable[[list[Page], DocumentInfo], "list[Fact] | StatementResult"]
 DEFAULT_EXTRACTORS: dict[str, str] = {
-    "A": "parsers.cn_statements", "HK": "parsers.hk_statements",
+    "A": "parsers.cn_statements", "HK": "parsers.hk_statements", "US": "parsers.us_statements",
 }
 
 

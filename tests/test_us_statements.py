@@ -1,0 +1,138 @@
+"""US PDF statements (parsers/us_statements.py): values read by hand from the pages named in each test, the
+column periods from the printed headers, and the balance-sheet identity over every column read."""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+from decimal import Decimal
+
+import pytest
+
+from conftest import require_corpus
+from mappings.metrics import metric_for_label, normalise_label
+from parsers import us_statements
+from parsers.pdf_pages import read_pages
+from parsers.recognise import recognise_pdf
+from parsers.statement_columns import read_columns
+from parsers.statement_lines import parse_amount, split_row
+from schema.models import DocumentInfo, Page
+from warehouse.metrics import document_metric_rows
+
+M = Decimal(10) ** 6
+
+
+def _read(name):
+    path = require_corpus("us", "financebench", "pdfs", name)
+    pages = read_pages(path)
+    info = recognise_pdf(path, pages)
+    return info, us_statements.read(pages, info)
+
+
+@pytest.fixture(scope="module")
+def mmm():
+    return _read("3M_2018_10K.pdf")
+
+
+@pytest.fixture(scope="module")
+def amcor_q():
+    return _read("AMCOR_2023Q2_10Q.pdf")
+
+
+def _value(facts, statement, label, end, start=None):
+    hits = [f.value for f in facts if f.statement == statement and f.label == label and f.period_end == end
+            and (start is None or f.period_start == start)]
+    assert len(hits) == 1, (label, end, hits)
+    return hits[0]
+
+
+def test_3m_statements_found_and_read(mmm):
+    _, res = mmm
+    got = {r.statement: (r.status, r.page) for r in res.reads}
+    # 3M 2018 10-K: p56 Consolidated Statement of Income, p58 Balance Sheet, p60 Statement of Cash Flows
+    assert got == {"income": ("read", 56), "balance": ("read", 58), "cashflow": ("read", 60)}
+
+
+def test_3m_values_from_the_pages(mmm):
+    info, res = mmm
+    f = res.facts
+    y18 = dt.date(2018, 12, 31)
+    # p56 "(Millions, except per share amounts)": Net sales $ 32,765; Cost of sales 16,682; Operating income 7,207
+    assert _value(f, "income", "Net sales", y18) == 32765 * M
+    assert _value(f, "income", "Cost of sales", dt.date(2016, 12, 31)) == 15118 * M
+    # p58: Total assets $ 36,500; Total liabilities $ 26,652; Total equity $ 9,848; Total liabilities and equity 36,500
+    assert _value(f, "balance", "Total assets", y18) == 36500 * M
+    assert _value(f, "balance", "Total liabilities", y18) + _value(f, "balance", "Total equity", y18) == 36500 * M
+    # p60: Net cash provided by (used in) operating activities 6,439; Purchases of PP&E (1,577)
+    assert _value(f, "cashflow", "Net cash provided by (used in) operating activities", y18) == 6439 * M
+    rows = {(r.metric_name, r.fiscal_year): r for r in document_metric_rows(info, f)}
+    assert rows[("revenue", 2018)].value == 32765 * M and rows[("revenue", 2018)].page == "56"
+    assert rows[("total_assets", 2017)].value == 37987 * M
+    assert rows[("operating_cash_flow", 2016)].value == 6662 * M
+    assert rows[("capex", 2018)].value in (1577 * M, -1577 * M)
+
+
+def test_amcor_10q_columns_come_from_the_header(amcor_q):
+    info, res = amcor_q
+    # p5 "Three Months Ended December 31, Six Months Ended December 31," over 2022 2021 2022 2021 ($ in millions):
+    # Net sales 3,642 3,507 7,354 6,927
+    f = res.facts
+    end = dt.date(2022, 12, 31)
+    assert _value(f, "income", "Net sales", end, dt.date(2022, 10, 1)) == 3642 * M
+    assert _value(f, "income", "Net sales", end, dt.date(2022, 7, 1)) == 7354 * M
+    assert _value(f, "income", "Net sales", dt.date(2021, 12, 31), dt.date(2021, 7, 1)) == 6927 * M
+    # the cash-flow statement prints six months only: no quarter-alone cash flow is made up
+    assert not any(f.statement == "cashflow" and f.period_start == dt.date(2022, 10, 1) for f in res.facts)
+
+
+@pytest.mark.parametrize("fixture", ["mmm", "amcor_q"])
+def test_balance_sheet_identity_on_every_column(fixture, request):
+    _, res = request.getfixturevalue(fixture)
+    by_end: dict = {}
+    for f in res.facts:
+        if f.statement != "balance" or f.value is None:
+            continue
+        norm = normalise_label(f.label)
+        if norm == "total assets":
+            by_end.setdefault(f.period_end, {})["a"] = f.value
+        elif re.match(r"total liabilities(?:,| and) .*equity", norm):
+            by_end.setdefault(f.period_end, {})["le"] = f.value
+    assert by_end and all(v["a"] == v["le"] for v in by_end.values()), by_end
+
+
+def test_columns_read_from_headers():
+    cols, _ = read_columns(["Years ended December 31, 2018 2017 2016"], "income", "10-K", 12)
+    assert [(c.start, c.end) for c in cols][0] == (dt.date(2018, 1, 1), dt.date(2018, 12, 31))
+    cols, _ = read_columns(["52 Weeks Ended 52 Weeks Ended", "August 29, 2021 August 30, 2020"], "cashflow", "10-K", 8)
+    assert (cols[0].start, cols[0].end) == (dt.date(2020, 8, 31), dt.date(2021, 8, 29))
+    cols, _ = read_columns(["Fiscal Years Ended January 28, 2023 January 29, 2022"], "income", "10-K", 1)
+    assert cols[1].end == dt.date(2022, 1, 29) and cols[1].months == 12
+    # a 10-Q column without a printed span is refused, with the reason
+    cols, why = read_columns(["($ in millions) 2022 2021"], "cashflow", "10-Q", 6)
+    assert cols == [] and "no period length" in why
+
+
+def test_unreadable_statement_leaves_a_trace():
+    info = DocumentInfo(market="US", form="10-Q", fiscal_year=2023, fiscal_period="Q2", currency="USD",
+                        period_end=dt.date(2022, 12, 31), fiscal_year_end_month=6)
+    text = "\n".join(["Condensed Consolidated Statements of Cash Flows", "($ in millions) 2022 2021",
+                      "Net income $ 695 $ 432", "Depreciation 280 290", "Net cash provided by operating activities 100 200"])
+    res = us_statements.read([Page(page=8, text=text)], info)
+    rec = next(r for r in res.reads if r.statement == "cashflow")
+    assert res.facts == [] and rec.status == "unreadable" and rec.page == 8 and "no period length" in rec.reason
+
+
+def test_rows_and_amounts():
+    assert split_row("Subscription ........ $ 3,223,904 $ 2,076,584") == ("Subscription", ["$3,223,904", "$2,076,584"])
+    assert split_row("Net loss ($5,053) ($4,290)") == ("Net loss", ["($5,053)", "($4,290)"])
+    assert parse_amount("($5,053)") == Decimal(-5053) and parse_amount("—") is None
+    assert parse_amount("16,865.2") == Decimal("16865.2")
+
+
+def test_us_labels_map_with_company_names_and_headings():
+    assert metric_for_label("US", "income", "Net income attributable to Amcor plc")[0] == "net_income_parent"
+    assert metric_for_label("US", "income", "Net income attributable to noncontrolling interests") is None
+    assert metric_for_label("US", "income", "Earnings per share: Diluted")[0] == "eps_diluted"
+    assert metric_for_label("US", "income", "Weighted-average shares outstanding: Basic") is None
+    assert metric_for_label("US", "balance", "Total 3M Company shareholders’ equity")[0] == "equity_parent"
+    assert metric_for_label("US", "cashflow", "Total cash used in financing activities")[0] == "financing_cash_flow"
