@@ -15,18 +15,18 @@ from conftest import require_corpus
 from filings import Filings
 from router import evaluate
 
-# Floors a little under what main measured after the session-3 merges (router 0.945, answers 0.882,
+# Floors one case under what main measured after the session-3 merges (router 0.945, answers 0.882,
 # refusal recall 0.905; by category in the closing note). The targets stay router >= 97%, refusal recall
 # 100%, answers >= 90%: the gap (printed vs computed ROE cases, fiscal-year naming, narrative evidence after
 # the search-pipeline merge) is open work in issues 12 and 16, and these floors only stop it widening.
 FLOORS = {
-    "router_accuracy": 0.94,
+    "router_accuracy": 0.93,
     "citation_validity": 1.0,
-    "refusal_recall": 0.90,
-    "answer_accuracy": 0.87,
+    "refusal_recall": 0.85,
+    "answer_accuracy": 0.86,
 }
-CATEGORY_FLOORS = {"metric": 0.95, "comparison": 0.93, "trend": 0.90, "unanswerable": 0.93, "alias_pitfall": 0.80,
-                   "narrative": 0.80, "mixed": 0.50}
+CATEGORY_FLOORS = {"metric": 0.93, "comparison": 0.87, "trend": 0.90, "unanswerable": 0.87, "alias_pitfall": 0.75,
+                   "narrative": 0.76, "mixed": 0.44}
 
 
 @pytest.fixture(scope="module")
