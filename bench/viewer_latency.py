@@ -1,4 +1,4 @@
-"""`filings serve` latency over HTTP on a warehouse (the full shared store: copy /work/stores/full or run
+"""`filings serve` latency over HTTP on a warehouse (the full shared store: a home built with
 `filings ingest ../shared/corpus`): p50 / p95 of `/api/ask` by route, and of a page render (the page HTML
 with a highlight span plus its PNG for PDFs; the inline-XBRL page HTML), cold (viewer cache emptied, first
 view of the document) and cached. Targets on 2 cores: page render < 300 ms cached, < 1 s cold.

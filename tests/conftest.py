@@ -38,3 +38,15 @@ def home(tmp_path, monkeypatch) -> Path:
     h = tmp_path / "home"
     monkeypatch.setenv("FILINGS_HOME", str(h))
     return h
+
+
+def ingested_home(tmp_path_factory, name: str, docs) -> Path:
+    """A module's warehouse home with ``docs`` (corpus path parts) ingested without a search index; the
+    ingest must report no failure."""
+    from filings import Filings
+
+    home = tmp_path_factory.mktemp(name)
+    with Filings(home) as f:
+        report = f.ingest(*[require_corpus(*d) for d in docs], index=False)
+    assert not report.failed, [r.reason for r in report.failed]
+    return home

@@ -8,7 +8,7 @@ from collections import Counter
 
 import pytest
 
-from conftest import require_corpus
+from conftest import ingested_home
 from filings import Filings
 from paraphrase_grid import grid
 from router.plan import Planner
@@ -19,11 +19,7 @@ DOCS = [("us", "ixbrl"), ("cn", "600080_jinhuagufen_2024_annual.pdf"), ("cn", "6
 
 @pytest.fixture(scope="module")
 def con(tmp_path_factory):
-    home = tmp_path_factory.mktemp("grid_home")
-    with Filings(home) as f:
-        report = f.ingest(*[require_corpus(*d) for d in DOCS], index=False)
-        assert not report.failed, [r.reason for r in report.failed]
-    with Filings(home, read_only=True) as f:
+    with Filings(ingested_home(tmp_path_factory, "grid_home", DOCS), read_only=True) as f:
         yield f.con
 
 

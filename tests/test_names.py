@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from conftest import require_corpus
+from conftest import ingested_home, require_corpus
 from filings import Filings
 from parsers.pdf_pages import read_pages
 from parsers.recognise import recognise_pdf
@@ -47,11 +47,7 @@ def test_hong_kong_former_names_are_former_names_only():
 
 @pytest.fixture(scope="module")
 def f(tmp_path_factory):
-    home = tmp_path_factory.mktemp("names_home")
-    with Filings(home) as fx:
-        report = fx.ingest(*[require_corpus(*d) for d in DOCS], index=False)
-        assert not report.failed, [r.reason for r in report.failed]
-    fx = Filings(home, read_only=True)
+    fx = Filings(ingested_home(tmp_path_factory, "names_home", DOCS), read_only=True)
     yield fx
     fx.close()
 

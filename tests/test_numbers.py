@@ -9,7 +9,7 @@ from decimal import Decimal
 
 import pytest
 
-from conftest import require_corpus
+from conftest import ingested_home
 from filings import Filings
 from mappings.analysis import analysis
 from mappings.formulas import Input, inputs
@@ -26,11 +26,7 @@ DOCS = [("us", "ixbrl", "nvda-10k-fy2025"), ("us", "ixbrl", "nvda-10q-fy2026q2")
 
 @pytest.fixture(scope="module")
 def f(tmp_path_factory):
-    home = tmp_path_factory.mktemp("numbers_home")
-    with Filings(home) as fx:
-        report = fx.ingest(*[require_corpus(*d) for d in DOCS], index=False)
-        assert not report.failed, [r.reason for r in report.failed]
-    fx = Filings(home, read_only=True)
+    fx = Filings(ingested_home(tmp_path_factory, "numbers_home", DOCS), read_only=True)
     yield fx
     fx.close()
 

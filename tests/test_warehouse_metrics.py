@@ -10,8 +10,7 @@ from decimal import Decimal
 
 import pytest
 
-from conftest import require_corpus
-from filings import Filings
+from conftest import ingested_home
 from mappings.metrics import metrics as catalogue
 from warehouse import store
 
@@ -26,11 +25,7 @@ PRINTED_INCONSISTENCIES = {"net_income_excl_nonrecurring": Decimal("-3.00")}
 
 @pytest.fixture(scope="module")
 def jinhua_home(tmp_path_factory):
-    home = tmp_path_factory.mktemp("jinhua_home")
-    with Filings(home) as f:
-        report = f.ingest(*[require_corpus("cn", name) for name in JINHUA_2024], index=False)
-    assert not report.failed, [r.reason for r in report.failed]
-    return home
+    return ingested_home(tmp_path_factory, "jinhua_home", [("cn", name) for name in JINHUA_2024])
 
 
 @pytest.fixture(scope="module")
