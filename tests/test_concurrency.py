@@ -224,3 +224,22 @@ def test_index_state_per_document_lets_index_complete_what_failed_or_is_missing(
     assert len(rows) == 2 and all(s == "indexed" and m and u > 0 for s, m, u in rows)
     again = _filings(home, "index")
     assert "indexed 0 document(s)" in again.stdout
+
+
+def test_a_home_built_before_versions_is_read_as_it_is_and_versioned_at_its_first_write(tmp_path):
+    from filings import Filings
+    from warehouse import ingest, store
+
+    home = tmp_path / "home"
+    con = store.connect(home, read_only=False)  # the file in place, as every home was built before versions
+    assert ingest.ingest(con, _files(SMALL[0]), workers=1, isolate=False).results[0].status == "added"
+    con.close()
+    assert not (home / "warehouse.duckdb").is_symlink()
+    assert len(_whole(home)) == 1
+    with Filings(home) as f:
+        report = f.ingest(*_files(SMALL[1]), index=False)
+        assert [r.status for r in report.results] == ["added"]
+        assert f.sql("SELECT count(*) AS n FROM documents")["n"][0] == 2
+    assert (home / "warehouse.duckdb").is_symlink()
+    rows = _whole(home)
+    assert len(rows) == 2 and all(r[1] == r[3] and r[2] == r[4] for r in rows)

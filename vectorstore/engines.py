@@ -405,13 +405,25 @@ def link_tree(src: Path, dst: Path, wal: bool = True) -> None:
 def reader_view(published: Path, readers_root: Path) -> Path:
     """This process's own folder of hard links to the shards in ``published`` (without their WAL; empty when
     there are none). Folders of reader processes that died are removed first."""
-    readers_root.mkdir(parents=True, exist_ok=True)
-    for old in readers_root.iterdir():
-        pid = old.name.split("-", 1)[0]
-        if pid.isdigit() and int(pid) != os.getpid() and not _alive(int(pid)):
-            shutil.rmtree(old, ignore_errors=True)
-    view = readers_root / f"{os.getpid()}-{uuid.uuid4().hex[:8]}"
-    view.mkdir()
+    try:
+        readers_root.mkdir(parents=True, exist_ok=True)
+        for old in readers_root.iterdir():
+            pid = old.name.split("-", 1)[0]
+            if pid.isdigit() and int(pid) != os.getpid() and not _alive(int(pid)):
+                shutil.rmtree(old, ignore_errors=True)
+        view = readers_root / f"{os.getpid()}-{uuid.uuid4().hex[:8]}"
+        view.mkdir()
+    except OSError:  # a home this process may not write to (a read-only mount): a private copy in a temp folder
+        import subprocess
+        import tempfile
+
+        view = Path(tempfile.mkdtemp(prefix="filings-reader-"))
+        if Path(published).is_dir():
+            for shard in sorted(p for p in Path(published).iterdir() if p.is_dir()):
+                subprocess.run(["cp", "-a", "--sparse=always", str(shard), str(view / shard.name)], check=True,
+                               capture_output=True)
+                shutil.rmtree(view / shard.name / "wal", ignore_errors=True)
+        return view
     if Path(published).is_dir():
         link_tree(Path(published), view, wal=False)
     return view

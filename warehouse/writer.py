@@ -19,6 +19,7 @@ import os
 import shutil
 import sys
 import time
+import uuid
 from collections.abc import Callable
 from pathlib import Path
 
@@ -100,7 +101,9 @@ class Writer:
             self.private = self.home / PRIVATE
             shutil.rmtree(self.private, ignore_errors=True)  # a killed writer's unpublished work: redone
             self.private.mkdir(parents=True)
-            self.db = self.private / versions.DB_FILE
+            # a name of its own: DuckDB caches databases per process by path, and a later session of this process
+            # must never be handed this one's
+            self.db = self.private / f"warehouse-{os.getpid()}-{uuid.uuid4().hex[:8]}.duckdb"
             source = versions.current_db(self.home)
             if source.exists():
                 versions.copy_file(source, self.db)
