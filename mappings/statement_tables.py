@@ -140,6 +140,22 @@ def printed_titles() -> dict[str, tuple[str, bool]]:
     return out
 
 
+@lru_cache(maxsize=1)
+def cas_label_tail() -> re.Pattern:
+    """A label-only line that ends the label above it (``cas_label_tail``)."""
+    return _compile(_data().get("cas_label_tail") or "(?!)", "cas_label_tail")
+
+
+@lru_cache(maxsize=1)
+def cas_cash_identity() -> tuple[re.Pattern, tuple[re.Pattern, ...]]:
+    """(net change in cash, its parts) of an A-share cash-flow statement, as label patterns."""
+    spec = _data().get("cas_cash_identity") or {}
+    if not spec.get("total") or not spec.get("parts"):
+        raise _fail("cas_cash_identity: needs total and parts")
+    return (_compile(spec["total"], "cas_cash_identity.total"),
+            tuple(_compile(p, f"cas_cash_identity.parts[{i}]") for i, p in enumerate(spec["parts"])))
+
+
 @dataclass(frozen=True)
 class SpanRule:
     pattern: re.Pattern

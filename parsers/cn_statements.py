@@ -28,7 +28,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from decimal import Decimal
 
-from mappings.statement_tables import cas_names, cas_title
+from mappings.statement_tables import cas_cash_identity, cas_label_tail, cas_names, cas_title
 from parsers import statement_periods as periods
 from parsers.statement_lines import parse_amount
 from parsers.statement_reads import MIN_ROWS, ReadLog, StatementResult
@@ -39,6 +39,7 @@ PARSER_VERSION = "cn_statements/2"
 
 _CONSOLIDATED_Q, _PARENT_Q, _PERIOD_WORDS = cas_title()
 _KIND = cas_names()  # 利润表 -> "income" (mappings/statements.yaml `printed.cas`)
+_LABEL_TAIL = cas_label_tail()  # "（或股东权益）合计" under a value row ends that row's label
 
 
 def _alt(words) -> str:
@@ -184,7 +185,10 @@ def _rows(lines: list[_Line], sandwich: bool = False) -> list[tuple[str, _Line]]
         return 0 <= i < len(lines) and lines[i].kind == "L" and i not in used
 
     def fragment_start(t: str) -> bool:  # a line that can be the first part of a wrapped label
-        return not t.endswith(("：", ":")) and not _is_header_text(t)
+        return not t.endswith(("：", ":")) and not _is_header_text(t) and not _LABEL_TAIL.match(t)
+
+    def tail_of_above(i: int) -> bool:  # a label-only line that ends the label of the value line above it
+        return label_only(i) and bool(_LABEL_TAIL.match(lines[i].label))
 
     def suffix_ok(t: str) -> bool:
         return not t.endswith(("：", ":")) and not re.match(
@@ -219,7 +223,10 @@ def _rows(lines: list[_Line], sandwich: bool = False) -> list[tuple[str, _Line]]
             if prev_frag:
                 parts.insert(0, lines[i - 1].label)
                 used.add(i - 1)
-            if (
+            if tail_of_above(i + 1):
+                parts.append(lines[i + 1].label)
+                used.add(i + 1)
+            elif (
                 label_only(i + 1)
                 and suffix_ok(lines[i + 1].label)
                 and (unbalanced(ln.label) or (prev_frag and (full(ln.label) or sandwich))
@@ -624,7 +631,71 @@ def _parse_statement(ctx: _Ctx, seq: list[tuple[int, int, str]], kind: str, cons
             if label != ln.label or (wrapped_next and _width(label) >= 0.8 * maxw):
                 continue
             _emit(ctx, label, ln, cols, kind, consolidated, scale, word, ccy)
+    if kind == "cashflow" and len(cols) == 2:
+        for label, ln in _place_by_cash_identity(rows):
+            _emit(ctx, label, ln, cols, kind, consolidated, scale, word, ccy)
     return n
+
+
+MAX_PLACED = 4  # one-value rows placed by arithmetic per section at most (2**4 placements tried)
+
+
+def _amounts(vals: list[str]) -> list[Decimal | None]:
+    """Numbers of value cells, 0 for a blank cell, None for a cell that is not an amount."""
+    return [_parse_value(v) if _NUM.match(v) and not v.endswith("%") else (Decimal(0) if v in _BLANK else None)
+            for v in vals]
+
+
+def _placements(base: list[Decimal], single: list[Decimal], totals: list[Decimal]) -> list[int]:
+    """Bit masks (bit b set: single value b in the second column) under which the columns sum to ``totals``."""
+    hits = []
+    for mask in range(1 << len(single)):
+        acc = list(base)
+        for b, v in enumerate(single):
+            acc[(mask >> b) & 1] += v
+        if acc == totals:
+            hits.append(mask)
+    return hits
+
+
+def _synthetic(sln: _Line, second: bool) -> _Line:
+    """The line of a one-value row with its blank cell filled in ("-") on the other side."""
+    tok = sln.values[0]
+    synth = _Line(sln.page, sln.idx, sln.text, sln.label, ["-", tok] if second else [tok, "-"])
+    synth.src = sln
+    return synth
+
+
+def _place_by_cash_identity(rows: list[tuple[str, _Line]]) -> list[tuple[str, _Line]]:
+    """Net rows of a two-column cash-flow statement that print one value (the other cell blank), placed by the
+    identity net change in cash = operating + investing + financing + exchange-rate effect when exactly one
+    placement satisfies it in both columns (``cas_cash_identity`` in mappings/statement_tables.yaml)."""
+    total_rx, part_rxs = cas_cash_identity()
+    total = next(((lab, ln) for lab, ln in rows if total_rx.match(lab) and len(ln.values) == 2), None)
+    if total is None:
+        return []
+    totals = _amounts(total[1].values)
+    if None in totals:
+        return []
+    base = [Decimal(0), Decimal(0)]
+    single: list[tuple[str, _Line, Decimal]] = []
+    for rx in part_rxs:
+        hit = next(((lab, ln) for lab, ln in rows if rx.match(lab)), None)
+        if hit is None:
+            continue
+        nums = _amounts(hit[1].values)
+        if None in nums or len(nums) not in (1, 2):
+            return []
+        if len(nums) == 2:
+            base = [base[0] + nums[0], base[1] + nums[1]]
+        elif hit[1].values[0] not in _BLANK:
+            single.append((hit[0], hit[1], nums[0]))
+    if not single or len(single) > MAX_PLACED:
+        return []
+    hits = _placements(base, [v for _, _, v in single], totals)
+    if len(hits) != 1:
+        return []
+    return [(lab, _synthetic(sln, bool((hits[0] >> b) & 1))) for b, (lab, sln, _) in enumerate(single)]
 
 
 # Balance-sheet sections whose subtotal is the plain sum of the rows above it (back to the previous total).
@@ -646,31 +717,19 @@ def _place_by_subtotals(rows: list[tuple[str, _Line]]) -> list[tuple[str, _Line]
         norm = re.sub(r"[\s：:]", "", label)
         vals = [v for v in ln.values]
         if "合计" in norm or "总计" in norm:
-            if norm in _SUBTOTALS and single and ok and len(vals) == 2 and len(single) <= 4:
+            if norm in _SUBTOTALS and single and ok and len(vals) == 2 and len(single) <= MAX_PLACED:
                 totals = [_parse_value(v) if _NUM.match(v) else Decimal(0) for v in vals]
                 base = [sum((r[c] for r in placed), Decimal(0)) for c in (0, 1)]
-                hits = []
-                for mask in range(1 << len(single)):
-                    acc = list(base)
-                    for b, (_, _, v) in enumerate(single):
-                        acc[(mask >> b) & 1] += v
-                    if acc == totals:
-                        hits.append(mask)
+                hits = _placements(base, [v for _, _, v in single], totals)
                 if len(hits) == 1:
-                    for b, (lab, sln, _) in enumerate(single):
-                        tok = sln.values[0]
-                        cells = [tok, "-"] if not (hits[0] >> b) & 1 else ["-", tok]
-                        synth = _Line(sln.page, sln.idx, sln.text, sln.label, cells)
-                        synth.src = sln
-                        out.append((lab, synth))
+                    out += [(lab, _synthetic(sln, bool((hits[0] >> b) & 1))) for b, (lab, sln, _) in enumerate(single)]
             placed, single, ok, prev_qizhong = [], [], True, False
             continue
         sub = norm.startswith("其中") or (prev_qizhong and norm in _SUB_ITEM)
         prev_qizhong = sub
         if sub:
             continue
-        nums = [_parse_value(v) if _NUM.match(v) and not v.endswith("%") else (Decimal(0) if v in _BLANK else None)
-                for v in vals]
+        nums = _amounts(vals)
         if any(x is None for x in nums):
             ok = False
         elif len(nums) == 2:

@@ -578,3 +578,30 @@ def test_join_wrapped_unit():
     # a join that does not give a well-formed number is refused
     lines = _to_lines([(1, 1, "1,23 4,56"), (1, 2, "7,8901.00 1.00")])
     assert len(_join_wrapped(lines)) == 2
+
+
+def test_blank_cell_placed_by_cash_identity():
+    """600080 2023 interim p42: "筹资活动产生的现金流量净额 -5,554,490.53" prints one value in a two-column
+    cash-flow statement (2023年半年度 / 2022年半年度). 五、现金及现金等价物净增加额 37,938,239.13 / 48,364,103.03
+    with operating -34,391,321.39 / 24,253,247.16 (p41) and investing 77,884,051.05 / 24,110,855.87 (p41) and a
+    blank exchange-rate row places it in 2023 (-34,391,321.39 + 77,884,051.05 - 5,554,490.53 = 37,938,239.13;
+    the 2022 column sums without it). Inflows 99,000,000.00 - outflows 104,554,490.53 on p42 say the same."""
+    _need_corpus()
+    s = "600080_jinhuagufen_2023_interim"
+    fin = [f for f in facts_of(s) if f.label == "筹资活动产生的现金流量净额" and f.consolidated]
+    assert [(f.value, f.period_start, f.period_end, f.page) for f in fin] == [
+        (Decimal("-5554490.53"), dt.date(2023, 1, 1), dt.date(2023, 6, 30), 42)]
+
+
+def test_label_tail_under_value_line():
+    """600201 FY2020 annual p68: "归属于母公司所有者权益 4,981,663,905.19 4,647,275,880.19" / "（或股东权益）合计" /
+    "少数股东权益 281,275,957.59 221,820,038.66": the remark line ends the label above it, and the minority row keeps
+    its own label. 4,981,663,905.19 + 281,275,957.59 = 5,262,939,862.78 (所有者权益（或股东权益）合计, same page)."""
+    _need_corpus()
+    s = "600201_shengwugufen_2020_annual"
+    assert get(s, "balance", "equity_parent", None, dt.date(2020, 12, 31)).value == Decimal("4981663905.19")
+    assert get(s, "balance", "equity_parent", None, dt.date(2019, 12, 31)).value == Decimal("4647275880.19")
+    minority = [f for f in facts_of(s) if f.consolidated and f.page == 68 and f.label == "少数股东权益"]
+    assert [f.value for f in minority] == [Decimal("281275957.59"), Decimal("221820038.66")]
+    total = get(s, "balance", "total_equity", None, dt.date(2020, 12, 31)).value
+    assert total == Decimal("4981663905.19") + Decimal("281275957.59")
