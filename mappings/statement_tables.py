@@ -140,6 +140,34 @@ def printed_titles() -> dict[str, tuple[str, bool]]:
     return out
 
 
+@dataclass(frozen=True)
+class CasCells:
+    blank: frozenset[str]
+    note_ref: re.Pattern
+    note_tail: re.Pattern
+    percent_points: re.Pattern
+
+
+@lru_cache(maxsize=1)
+def cas_cells() -> CasCells:
+    """A-share cell vocabulary (``cas_cells``): blank words and note-reference patterns."""
+    spec = _data().get("cas_cells") or {}
+    missing = [k for k in ("blank", "note_ref", "note_tail", "percent_points") if not spec.get(k)]
+    if missing:
+        raise _fail(f"cas_cells: missing {missing}")
+    return CasCells(frozenset(str(x) for x in spec["blank"]),
+                    *(_compile(spec[k], f"cas_cells.{k}") for k in ("note_ref", "note_tail", "percent_points")))
+
+
+@lru_cache(maxsize=1)
+def cas_header_words() -> re.Pattern:
+    """A word of an A-share column header line (``cas_columns.header_words``)."""
+    spec = (_data().get("cas_columns") or {}).get("header_words")
+    if not spec:
+        raise _fail("cas_columns.header_words: missing")
+    return _compile(spec, "cas_columns.header_words")
+
+
 @lru_cache(maxsize=1)
 def cas_label_tail() -> re.Pattern:
     """A label-only line that ends the label above it (``cas_label_tail``)."""

@@ -566,18 +566,18 @@ def test_blank_cell_placed_by_subtotal():
 
 
 def test_join_wrapped_unit():
-    from parsers.cn_statements import _join_wrapped, _to_lines
+    from parsers.statement_rows import join_wrapped_numbers, to_lines
 
-    lines = _to_lines([(1, 1, "27,122,781,6 24,307,980,6"), (1, 2, "总资产 10.52%"), (1, 3, "99.16 16.84")])
-    out = _join_wrapped(lines)
+    lines = to_lines([(1, 1, "27,122,781,6 24,307,980,6"), (1, 2, "总资产 10.52%"), (1, 3, "99.16 16.84")])
+    out = join_wrapped_numbers(lines)
     assert len(out) == 1 and out[0].values == ["27,122,781,699.16", "24,307,980,616.84"]
     assert out[0].label == "总资产" and out[0].floating == ["10.52%"]
     # well-formed numbers on consecutive lines are two rows, never joined
-    lines = _to_lines([(1, 1, "营业收入 1,234.56 7,890.12"), (1, 2, "营业成本 99.16 16.84")])
-    assert len(_join_wrapped(lines)) == 2
+    lines = to_lines([(1, 1, "营业收入 1,234.56 7,890.12"), (1, 2, "营业成本 99.16 16.84")])
+    assert len(join_wrapped_numbers(lines)) == 2
     # a join that does not give a well-formed number is refused
-    lines = _to_lines([(1, 1, "1,23 4,56"), (1, 2, "7,8901.00 1.00")])
-    assert len(_join_wrapped(lines)) == 2
+    lines = to_lines([(1, 1, "1,23 4,56"), (1, 2, "7,8901.00 1.00")])
+    assert len(join_wrapped_numbers(lines)) == 2
 
 
 def test_blank_cell_placed_by_cash_identity():
