@@ -31,6 +31,7 @@ import datetime as dt
 import re
 from decimal import Decimal
 
+from mappings.metrics import label_index, market_label
 from mappings.statement_tables import cas_names, cas_title
 from parsers import statement_periods as periods
 from parsers.statement_columns import (CAS_DATE, CasColumn, cas_key_figure_columns, cas_statement_columns,
@@ -58,6 +59,14 @@ _CONSOLIDATED_Q, _PARENT_Q, _PERIOD_WORDS = cas_title()
 _KIND = cas_names()  # 利润表 -> "income" (mappings/statements.yaml `printed.cas`)
 
 
+def _is_known_label(label: str) -> bool:
+    """A label of mappings/labels_cn.yaml (any statement), compared as the label map compares."""
+    return market_label("A", label) in _KNOWN_LABELS
+
+
+_KNOWN_LABELS = frozenset(label for _statement, label in label_index("A"))
+
+
 def _alt(words) -> str:
     return "|".join(re.escape(w) for w in sorted(words, key=len, reverse=True))
 
@@ -76,7 +85,7 @@ _STOP = re.compile(
 _KEY_START = re.compile(r"主要会计数据和财务指标$|主要会计数据$|^[\d.]*\s*主要财务数据$|^[(（]一[)）]\s*主要会计数据")
 _KEY_STOP = re.compile(
     r"说明$|非经常性损益项目|分季度|境内外会计准则|前\s*10\s*名|股东总数|^[(（][三四][)）]|^[八九十]、|"
-    r"^2\.3|^3\.2|^（2）|^\(2\)|^二、|发生变动的情况"
+    r"^2\.3(?![\d,])|^3\.2(?![\d,])|^（2）|^\(2\)|^二、|发生变动的情况"
 )
 # 分季度主要财务数据 (annual reports and summaries): single-quarter figures of the report year
 _QTR_START = re.compile(r"分季度(?:的)?主要(?:会计|财务)(?:数据|指标)$")
@@ -250,7 +259,7 @@ def _parse_statement(ctx: _Ctx, seq: list[tuple[int, int, str]], kind: str, cons
             and not is_cn_unit_line(ln.text) and not re.fullmatch(r"\d{4}\s*年.*[日月度]", ln.text)]
     # 附注 column with bare numbers: values beyond the column count are handled in _emit
     n = 0
-    rows = join_wrapped_labels(body)
+    rows = join_wrapped_labels(body, known=_is_known_label)
     for label, ln in rows:
         before = len(ctx.facts)
         _emit(ctx, label, ln, cols, kind, consolidated, scale, word, ccy)

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from mappings.statement_tables import cas_label_tail
@@ -71,8 +72,12 @@ def strip_page_furniture(pages: list[Page]) -> dict[int, list[tuple[int, str]]]:
     return out
 
 
-def join_wrapped_labels(lines: list[Line], sandwich: bool = False) -> list[tuple[str, Line]]:
-    """Join wrapped labels: returns (label, values line) for every line that carries values."""
+def join_wrapped_labels(lines: list[Line], sandwich: bool = False,
+                        known: Callable[[str], bool] | None = None) -> list[tuple[str, Line]]:
+    """Join wrapped labels: returns (label, values line) for every line that carries values. ``known`` tells a
+    printed label of the market's label vocabulary: a value line's label that is not one, followed by a
+    label-only line that completes it into one ("购建固定资产、无形资产和其他 228,315,572.28 ..." / "长期资产支付的
+    现金"), takes that line."""
     widths = [display_width(ln.label) for ln in lines if ln.label]
     maxw = max(widths) if widths else 0
     used: set[int] = set()
@@ -120,7 +125,9 @@ def join_wrapped_labels(lines: list[Line], sandwich: bool = False) -> list[tuple
             if prev_frag:
                 parts.insert(0, lines[i - 1].label)
                 used.add(i - 1)
-            if tail_of_above(i + 1):
+            if tail_of_above(i + 1) or (
+                    known is not None and not prev_frag and label_only(i + 1) and suffix_ok(lines[i + 1].label)
+                    and not known(ln.label) and known(ln.label + lines[i + 1].label)):
                 parts.append(lines[i + 1].label)
                 used.add(i + 1)
             elif (

@@ -605,3 +605,47 @@ def test_label_tail_under_value_line():
     assert [f.value for f in minority] == [Decimal("281275957.59"), Decimal("221820038.66")]
     total = get(s, "balance", "total_equity", None, dt.date(2020, 12, 31)).value
     assert total == Decimal("4981663905.19") + Decimal("281275957.59")
+
+
+def test_key_figures_value_line_is_not_a_section_number():
+    """603259 FY2024 summary p4: "基本每股收益（元" / "3.28 3.27 0.31 3.01" / "／股）" (2024年 2023年 增减 2022年):
+    a value line starting "3.28" is a row, not the section heading "3.2 报告期分季度的主要会计数据" that ends the
+    key-figures table. Diluted: 3.26 / 3.24 / 2.82."""
+    _need_corpus()
+    s = "603259_yaomingkangde_2024_summary"
+    for metric, values in (("eps_basic", ("3.28", "3.27", "3.01")), ("eps_diluted", ("3.26", "3.24", "2.82"))):
+        got = [get(s, "key_figures", metric, dt.date(y, 1, 1), dt.date(y, 12, 31)) for y in (2024, 2023, 2022)]
+        assert [f.value for f in got] == [Decimal(v) for v in values], metric
+        assert {f.page for f in got} == {4}
+
+
+def test_wrapped_label_completed_by_the_label_vocabulary():
+    """600201 FY2020 annual p74: "购建固定资产、无形资产和其他 228,315,572.28 307,359,941.71" / "长期资产支付的现金":
+    the line under the values completes a label of labels_cn.yaml (capex), so it is that row's label."""
+    _need_corpus()
+    s = "600201_shengwugufen_2020_annual"
+    capex = [f for f in facts_of(s) if f.consolidated and f.page == 74 and f.label == "购建固定资产、无形资产和其他长期资产支付的现金"]
+    assert [(f.value, f.period_end) for f in capex] == [(Decimal("228315572.28"), dt.date(2020, 12, 31)),
+                                                      (Decimal("307359941.71"), dt.date(2019, 12, 31))]
+
+
+@pytest.fixture(scope="module")
+def sanjiu_q1_home(tmp_path_factory):
+    from tests.conftest import ingested_home
+
+    return ingested_home(tmp_path_factory, "cn_sanjiu_q1", [("cn", "000999_huarunsanjiu_2024_q1.pdf")])
+
+
+def test_cash_rollforward_identity(sanjiu_q1_home):
+    """000999 2024 Q1 p11: 加：期初现金及现金等价物余额 6,215,103,816.19 + 五、现金及现金等价物净增加额 508,968,059.36 =
+    六、期末现金及现金等价物余额 6,724,071,875.55 (2023 Q1: 2,361,426,880.24 + 2,074,632,727.57 = 4,436,059,607.81).
+    四、汇率变动对现金及现金等价物的影响 (-573,047.82) is part of the net change in CAS, so it is not added again."""
+    import duckdb
+
+    from warehouse.coverage import report
+
+    con = duckdb.connect(str(sanjiu_q1_home / "warehouse.duckdb"), read_only=True)
+    rep = report(con)
+    assert rep["identities_checked"]["cash_rollforward"] == 2
+    assert not [f for f in rep["findings"] if f["identity"] == "cash_rollforward"]
+    assert [r for r in rep["rows"] if r["status"] == "missing"] == []
