@@ -168,6 +168,26 @@ def cas_header_words() -> re.Pattern:
     return _compile(spec, "cas_columns.header_words")
 
 
+@dataclass(frozen=True)
+class HkRows:
+    connector_end: re.Pattern
+    dependent: re.Pattern
+    statement_end: re.Pattern
+    period_line: re.Pattern
+    footer: re.Pattern
+
+
+@lru_cache(maxsize=1)
+def hk_rows() -> HkRows:
+    """HK row vocabulary (``hk_rows``), compiled case-insensitive."""
+    spec = _data().get("hk_rows") or {}
+    keys = ("connector_end", "dependent", "statement_end", "period_line", "footer")
+    missing = [k for k in keys if not spec.get(k)]
+    if missing:
+        raise _fail(f"hk_rows: missing {missing}")
+    return HkRows(*(_compile(spec[k], f"hk_rows.{k}", re.I) for k in keys))
+
+
 @lru_cache(maxsize=1)
 def cas_label_tail() -> re.Pattern:
     """A label-only line that ends the label above it (``cas_label_tail``)."""

@@ -41,6 +41,7 @@ import re
 from dataclasses import dataclass
 from decimal import Decimal
 
+from mappings.statement_tables import hk_rows
 from parsers import statement_periods as periods
 from parsers.statement_columns import hk_column_date, hk_header_columns
 from parsers.statement_lines import CJK, hk_values_from_right, parse_hk_amount, split_languages, strip_hk_note
@@ -54,16 +55,10 @@ PARSER_VERSION = "hk_statements/1"
 
 # ------------------------------------------------------------------------------------------- labels
 
-_CONNECTOR_END = re.compile(
-    r"(?:\b(?:of|and|in|to|on|at|for|from|through|by|with|the|a|an|or|under|into|over|less|net of|"
-    r"arising|between|within|per)|[,/&(–—\-])$",
-    re.IGNORECASE,
-)
-_DEPENDENT = re.compile(
-    r"^(?:owners? of the company|owners? ofthe company|equity holders of the company|non-controlling interests?"
-    r"|basic|diluted|basic and diluted|本公司擁有人|非控股權益|基本|攤薄|基本及攤薄)\b",
-    re.IGNORECASE,
-)
+_ROWS = hk_rows()  # mappings/statement_tables.yaml `hk_rows`: label joining and statement ends
+
+_CONNECTOR_END = _ROWS.connector_end
+_DEPENDENT = _ROWS.dependent
 _DASH_START = re.compile(r"^[–—\-－−]")
 _PER_SHARE = re.compile(r"per share|每股", re.IGNORECASE)
 _EPS_ROW = re.compile(r"^(?:[–—\-－−]\s*)?(?:basic|diluted|基本|攤薄)", re.IGNORECASE)
@@ -87,17 +82,9 @@ def _joins(prev: str, nxt: str) -> bool:
     return _is_caps(prev) and _is_caps(nxt)
 
 
-_FOOTER = re.compile(r"annualreport|年報|interimreport|中期報告", re.IGNORECASE)
-_END = re.compile(
-    r"approved and authorised|approved by the board|signed on its behalf|read in conjunction"
-    r"|accompanying notes|financial statements on pages|^notes?:|^\*|details of ?dividends|董事會於|載於第"
-    r"|statement of ?financial position was approved|statement of financial position of the company was approved",
-    re.IGNORECASE,
-)
-_PERIOD_LINE = re.compile(
-    r"^(?:for the ?year ended|for the ?period|year ended|as at|at\s?\d|截至|於\s*(?:\d|二)|止年度|as at \d)",
-    re.IGNORECASE,
-)
+_FOOTER = _ROWS.footer
+_END = _ROWS.statement_end
+_PERIOD_LINE = _ROWS.period_line
 
 
 # ------------------------------------------------------------------------------------------ engine
