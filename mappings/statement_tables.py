@@ -148,15 +148,23 @@ class CasCells:
     percent_points: re.Pattern
 
 
+def _section_patterns(section: str, keys: tuple[str, ...], flags: int = 0) -> list[re.Pattern]:
+    """The compiled patterns ``keys`` of one section, in order; every one must be there."""
+    spec = _data().get(section) or {}
+    missing = [k for k in keys if not spec.get(k)]
+    if missing:
+        raise _fail(f"{section}: missing {missing}")
+    return [_compile(spec[k], f"{section}.{k}", flags) for k in keys]
+
+
 @lru_cache(maxsize=1)
 def cas_cells() -> CasCells:
     """A-share cell vocabulary (``cas_cells``): blank words and note-reference patterns."""
-    spec = _data().get("cas_cells") or {}
-    missing = [k for k in ("blank", "note_ref", "note_tail", "percent_points") if not spec.get(k)]
-    if missing:
-        raise _fail(f"cas_cells: missing {missing}")
-    return CasCells(frozenset(str(x) for x in spec["blank"]),
-                    *(_compile(spec[k], f"cas_cells.{k}") for k in ("note_ref", "note_tail", "percent_points")))
+    blank = (_data().get("cas_cells") or {}).get("blank")
+    if not blank:
+        raise _fail("cas_cells: missing ['blank']")
+    return CasCells(frozenset(str(x) for x in blank),
+                    *_section_patterns("cas_cells", ("note_ref", "note_tail", "percent_points")))
 
 
 @lru_cache(maxsize=1)
@@ -180,12 +188,8 @@ class HkRows:
 @lru_cache(maxsize=1)
 def hk_rows() -> HkRows:
     """HK row vocabulary (``hk_rows``), compiled case-insensitive."""
-    spec = _data().get("hk_rows") or {}
-    keys = ("connector_end", "dependent", "statement_end", "period_line", "footer")
-    missing = [k for k in keys if not spec.get(k)]
-    if missing:
-        raise _fail(f"hk_rows: missing {missing}")
-    return HkRows(*(_compile(spec[k], f"hk_rows.{k}", re.I) for k in keys))
+    return HkRows(*_section_patterns("hk_rows", ("connector_end", "dependent", "statement_end", "period_line",
+                                                 "footer"), re.I))
 
 
 @lru_cache(maxsize=1)
