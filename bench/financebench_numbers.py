@@ -15,7 +15,9 @@ answer is a number, and compares the answer's rows with the dataset:
   rows of their own) is in the dataset's evidence document on an evidence page (``evidence_page_num`` is 0-indexed; ours
   are 1-based).
 
-A question counts as right only with both. Prints the share by question type and overall.
+A question counts as right only with both. Prints the share by question type, by half of the tuning protocol
+(``financebench_retrieval.split``: by company, fixed; mappings are tuned on the tuning half only and the
+checking half is the figure that counts) and overall.
 """
 
 from __future__ import annotations
@@ -28,6 +30,7 @@ from decimal import ROUND_HALF_UP, Decimal, InvalidOperation
 from pathlib import Path
 
 from common import REPO, corpus_root, print_table
+from financebench_retrieval import split
 
 from filings import Filings
 
@@ -104,6 +107,7 @@ def main() -> None:
     fb = corpus_root() / "us" / "financebench"
     questions = [json.loads(line) for line in (fb / "questions_dev.jsonl").read_text(encoding="utf-8").splitlines()
                  if line.strip()]
+    halves = split(questions)  # over every dev question, as the retrieval bench splits them
     questions = [q for q in questions if number_question(q)]
     if not args.skip_ingest:
         with Filings(args.home) as f:
@@ -111,20 +115,25 @@ def main() -> None:
             print(f"ingest: added {report.count('added')}, unchanged {report.count('unchanged')}, "
                   f"failed {report.count('failed')}")
     by_type: dict[str, list[tuple[bool, bool]]] = defaultdict(list)
+    by_half: dict[str, list[tuple[bool, bool]]] = defaultdict(list)
     failures = []
     with Filings(args.home, read_only=True) as f:
         for q in questions:
             answer = f.ask(q["question"])
             number_ok, both, why = judge(q, answer)
             by_type[q["question_type"]].append((number_ok, both))
+            by_half[f"{halves[q['company']].upper()} half"].append((number_ok, both))
             if not both:
-                failures.append((q["financebench_id"], q["question_type"], q["doc_name"], q["answer"][:40], why))
+                failures.append((q["financebench_id"], halves[q["company"]], q["question_type"], q["doc_name"],
+                                 q["answer"][:40], why))
     rows = []
-    for qtype, results in sorted(by_type.items()) + [("all", [x for v in by_type.values() for x in v])]:
+    groups = sorted(by_type.items()) + sorted(by_half.items(), reverse=True) + \
+        [("all", [x for v in by_type.values() for x in v])]
+    for qtype, results in groups:
         n = len(results)
         rows.append([qtype, n, sum(a for a, _ in results), sum(b for _, b in results),
                      f"{sum(b for _, b in results) / n:.1%}" if n else "n/a"])
-    print_table(["question type", "number questions", "right number", "right number + evidence page", "share"],
+    print_table(["question type / half", "number questions", "right number", "right number + evidence page", "share"],
                 rows, title="FinanceBench dev: number answers from `filings ask`")
     if args.failures:
         for f_ in failures:
