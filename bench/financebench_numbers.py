@@ -11,8 +11,8 @@ answer is a number, and compares the answer's rows with the dataset:
   fraction as a percent), equals the dataset's figure at the dataset's precision (rounded half up), or lies
   within ``REL_TOLERANCE`` of it (FinanceBench rounds some inputs before computing, and states some
   answers to fewer digits than its own arithmetic);
-- the evidence page: one of the answer's citations (its rows' sources: a computed value's stored inputs are
-  rows of their own) is in the dataset's evidence document on an evidence page (``evidence_page_num`` is 0-indexed; ours
+- the evidence page: one of the answer's citations (its rows' sources, ``source`` and ``source["also_in"]``: a
+  computed value's stored inputs are rows of their own, a figure printed by two reports cites both) is in the dataset's evidence document on an evidence page (``evidence_page_num`` is 0-indexed; ours
   are 1-based).
 
 A question counts as right only with both. Prints the share by question type, by half of the tuning protocol
@@ -88,7 +88,7 @@ def judge(q: dict, answer) -> tuple[bool, bool, str]:
     scale = unit_scale(q["question"])
     evidence = {(e.get("doc_name") or q["doc_name"], int(e["evidence_page_num"]) + 1) for e in q.get("evidence") or []}
     # the answer's citations: every row's source (a computed value's inputs are rows of their own)
-    cited = {(r.source.get("doc_name"), r.source.get("page")) for r in answer.rows}
+    cited = {(s.get("doc_name"), s.get("page")) for r in answer.rows for s in [r.source, *r.source.get("also_in", [])]}
     number_ok = any(matches(Decimal(r.value), expected, scale) for r in answer.rows)
     if number_ok and cited & evidence:
         return True, True, ""
