@@ -10,8 +10,9 @@ the same title or starts with the same columns. On a page:
 * the unit caption ("(In millions, except per share data)", "$ in thousands") sets the scale
   (``mappings/statement_tables.yaml`` ``units.us``); a page without one is not read (the scale is never guessed);
 * the header lines above the first value row give the columns (``parsers.statement_columns``);
-* a row is a label and exactly one value per column (``parsers.statement_lines``); a row with fewer values
-  cannot be placed and is skipped; a line without values is a heading ("Current assets:") or the first part
+* a row is a label and exactly one value per column (``parsers.statement_lines``); a row with fewer values,
+  or with more values than columns that are not footnote numbers ("Amount", "Percent to Sales" pairs), cannot
+  be placed and is skipped; a line without values is a heading ("Current assets:") or the first part
   of a wrapped label (joined when the next line starts in lower case); "Basic" / "Diluted" rows take the
   per-share heading above them in front; the first unlabelled row under a heading is that block's total and
   takes the heading as its label ("Revenues" over "Casino", "Rooms", ... and their sum);
@@ -48,6 +49,7 @@ _ENDING = re.compile(r"end of (?:the )?(?:period|year|quarter)|at end|, end", re
 # a label line ending like this continues on the next line ("NET INCOME ATTRIBUTABLE TO SHAREOWNERS OF" /
 # "THE COCA-COLA COMPANY $ 1,248")
 _CONTINUES = re.compile(r"(?:,|\b(?:and|or|of|to|for|from|in|on|the|attributable|before|by|with)|[-—–])$", re.I)
+_FOOTNOTE = re.compile(r"\(?[1-9]\d?\)?")  # a footnote or note number printed between a label and its figures
 HEADING_TOTAL_ITEMS = 2  # an unlabelled row is a heading's total only after this many item rows under it
 _PAGE_NUMBER = re.compile(r"^(?:\d{1,3}|page \d+|f-\d+|- ?\d+ ?-|table of contents|index)$", re.I)
 
@@ -176,6 +178,8 @@ def _read_page(page: Page, statement: str, info: DocumentInfo, continued: list[C
         placed, items = True, items + 1
         if _EPS_ROW.match(label) and heading and (_PER_SHARE.search(heading) or _SHARES.search(heading)):
             label = f"{heading.rstrip(':')} {label}"  # "Earnings per share: Basic", "Weighted-average shares: Basic"
+        if len(cells) > n and not all(_FOOTNOTE.fullmatch(c) for c in cells[:-n]):
+            continue  # more figures than columns (a "percent to sales" column beside each amount): not placed
         cells = cells[-n:]
         kind = _kind(label, heading)
         made = _emit(page.page, idx + 1, label, cells, cols, statement, kind, scale, scale_word, ccy)
