@@ -11,11 +11,13 @@ answer is a number, and compares the answer's rows with the dataset:
   fraction as a percent), equals the dataset's figure at the dataset's precision (rounded half up), or lies
   within ``REL_TOLERANCE`` of it (FinanceBench rounds some inputs before computing, and states some
   answers to fewer digits than its own arithmetic);
-- the evidence page: one of the answer's citations (its rows' sources: a computed value's stored inputs are
-  rows of their own) is in the dataset's evidence document on an evidence page (``evidence_page_num`` is 0-indexed; ours
+- the evidence page: one of the answer's citations (its rows' sources, ``source`` and ``source["also_in"]``: a
+  computed value's stored inputs are rows of their own, a figure printed by two reports cites both) is in the dataset's evidence document on an evidence page (``evidence_page_num`` is 0-indexed; ours
   are 1-based).
 
-A question counts as right only with both. Prints the share by question type and overall.
+A question counts as right only with both. Prints the share by question type, by half of the tuning protocol
+(``financebench_retrieval.split``: by company, fixed; mappings are tuned on the tuning half only and the
+checking half is the figure that counts) and overall.
 """
 
 from __future__ import annotations
@@ -28,6 +30,7 @@ from decimal import ROUND_HALF_UP, Decimal, InvalidOperation
 from pathlib import Path
 
 from common import REPO, corpus_root, print_table
+from financebench_retrieval import split
 
 from filings import Filings
 
@@ -85,7 +88,7 @@ def judge(q: dict, answer) -> tuple[bool, bool, str]:
     scale = unit_scale(q["question"])
     evidence = {(e.get("doc_name") or q["doc_name"], int(e["evidence_page_num"]) + 1) for e in q.get("evidence") or []}
     # the answer's citations: every row's source (a computed value's inputs are rows of their own)
-    cited = {(r.source.get("doc_name"), r.source.get("page")) for r in answer.rows}
+    cited = {(s.get("doc_name"), s.get("page")) for r in answer.rows for s in [r.source, *r.source.get("also_in", [])]}
     number_ok = any(matches(Decimal(r.value), expected, scale) for r in answer.rows)
     if number_ok and cited & evidence:
         return True, True, ""
@@ -104,6 +107,7 @@ def main() -> None:
     fb = corpus_root() / "us" / "financebench"
     questions = [json.loads(line) for line in (fb / "questions_dev.jsonl").read_text(encoding="utf-8").splitlines()
                  if line.strip()]
+    halves = split(questions)  # over every dev question, as the retrieval bench splits them
     questions = [q for q in questions if number_question(q)]
     if not args.skip_ingest:
         with Filings(args.home) as f:
@@ -111,20 +115,25 @@ def main() -> None:
             print(f"ingest: added {report.count('added')}, unchanged {report.count('unchanged')}, "
                   f"failed {report.count('failed')}")
     by_type: dict[str, list[tuple[bool, bool]]] = defaultdict(list)
+    by_half: dict[str, list[tuple[bool, bool]]] = defaultdict(list)
     failures = []
     with Filings(args.home, read_only=True) as f:
         for q in questions:
             answer = f.ask(q["question"])
             number_ok, both, why = judge(q, answer)
             by_type[q["question_type"]].append((number_ok, both))
+            by_half[f"{halves[q['company']].upper()} half"].append((number_ok, both))
             if not both:
-                failures.append((q["financebench_id"], q["question_type"], q["doc_name"], q["answer"][:40], why))
+                failures.append((q["financebench_id"], halves[q["company"]], q["question_type"], q["doc_name"],
+                                 q["answer"][:40], why))
     rows = []
-    for qtype, results in sorted(by_type.items()) + [("all", [x for v in by_type.values() for x in v])]:
+    groups = sorted(by_type.items()) + sorted(by_half.items(), reverse=True) + \
+        [("all", [x for v in by_type.values() for x in v])]
+    for qtype, results in groups:
         n = len(results)
         rows.append([qtype, n, sum(a for a, _ in results), sum(b for _, b in results),
                      f"{sum(b for _, b in results) / n:.1%}" if n else "n/a"])
-    print_table(["question type", "number questions", "right number", "right number + evidence page", "share"],
+    print_table(["question type / half", "number questions", "right number", "right number + evidence page", "share"],
                 rows, title="FinanceBench dev: number answers from `filings ask`")
     if args.failures:
         for f_ in failures:

@@ -10,10 +10,12 @@ the same title or starts with the same columns. On a page:
 * the unit caption ("(In millions, except per share data)", "$ in thousands") sets the scale
   (``mappings/statement_tables.yaml`` ``units.us``); a page without one is not read (the scale is never guessed);
 * the header lines above the first value row give the columns (``parsers.statement_columns``);
-* a row is a label and exactly one value per column (``parsers.statement_lines``); a row with fewer values
-  cannot be placed and is skipped; a line without values is a heading ("Current assets:") or the first part
+* a row is a label and exactly one value per column (``parsers.statement_lines``); a row with fewer values,
+  or with more values than columns that are not footnote numbers ("Amount", "Percent to Sales" pairs), cannot
+  be placed and is skipped; a line without values is a heading ("Current assets:") or the first part
   of a wrapped label (joined when the next line starts in lower case); "Basic" / "Diluted" rows take the
-  per-share heading above them in front;
+  per-share heading above them in front; the first unlabelled row under a heading is that block's total and
+  takes the heading as its label ("Revenues" over "Casino", "Rooms", ... and their sum);
 * per-share rows keep their printed value (USD/share), share counts are scaled like money, cash at the
   beginning / end of the period becomes an instant.
 """
@@ -44,7 +46,22 @@ _SHARES = re.compile(r"\bshares\b|\bshare count\b", re.I)
 _EPS_ROW = re.compile(r"^(?:[-—–]\s*)?(?:basic|diluted|basic and diluted)\b", re.I)
 _BEGIN = re.compile(r"beginning of (?:the )?(?:period|year|quarter)|at beginning|, beginning", re.I)
 _ENDING = re.compile(r"end of (?:the )?(?:period|year|quarter)|at end|, end", re.I)
+# a label line ending like this continues on the next line ("NET INCOME ATTRIBUTABLE TO SHAREOWNERS OF" /
+# "THE COCA-COLA COMPANY $ 1,248")
+_CONTINUES = re.compile(r"(?:,|\b(?:and|or|of|to|for|from|in|on|the|attributable|before|by|with)|[-—–])$", re.I)
+_FOOTNOTE = re.compile(r"\(?[1-9]\d?\)?")  # a footnote or note number printed between a label and its figures
+HEADING_TOTAL_ITEMS = 2  # an unlabelled row is a heading's total only after this many item rows under it
 _PAGE_NUMBER = re.compile(r"^(?:\d{1,3}|page \d+|f-\d+|- ?\d+ ?-|table of contents|index)$", re.I)
+
+
+_NOTE_REF = re.compile(r"\s*\((?:see )?notes? \d+[\w]*(?:(?:,| and|, and) \d+[\w]*)*\)", re.I)
+_SPACED_CLOSE = re.compile(r"(\d) \)")
+
+
+def _tidy(line: str) -> str:
+    """A row as ``split_row`` reads it: note references dropped ("Cash and cash equivalents (Notes 1 and 2)"),
+    a parenthesis closed after a space joined to its figure ("(28,107 )")."""
+    return _SPACED_CLOSE.sub(r"\1)", _NOTE_REF.sub("", line))
 
 
 @dataclass
@@ -56,10 +73,13 @@ class _PageRead:
     columns: list[Column] = field(default_factory=list)
     unit: tuple[int, str] | None = None  # (scale, scale word) of the page's unit caption
     reason: str = ""
+    own: bool = False  # a column ends on the report's own period end
 
     @property
-    def score(self) -> tuple[int, int]:
-        return len(self.mapped), self.rows
+    def score(self) -> tuple[bool, int, int]:
+        """The statement itself prints the report's own period; a note that repeats its title (a prior year
+        restated for a new standard, a parent-only statement) usually does not."""
+        return self.own, len(self.mapped), self.rows
 
 
 def _title_index(lines: list[str], statement: str) -> int | None:
@@ -115,9 +135,16 @@ def _read_page(page: Page, statement: str, info: DocumentInfo, continued: list[C
         out.reason = why
         return out
     out.columns = cols
+    out.own = info.period_end is not None and any(c.end == info.period_end for c in cols)
     n = len(cols)
     ccy = info.currency or "USD"
-    heading = ""
+    # the line right above the first row may be the first heading ("Revenues" under the column header)
+    above = lines[first - 1] if first > start else ""
+    heading = above if above and not re.search(r"\d", above) and not is_header_line(above) \
+        and not rule_unit("us", above) else ""
+    heading_total = False  # the heading's unlabelled total has been read
+    items = 0  # value rows placed under the current heading
+    placed = False  # the line before was a placed value row
     pending: list[str] = []
     for idx in range(first, len(lines)):
         line = lines[idx]
@@ -125,27 +152,34 @@ def _read_page(page: Page, statement: str, info: DocumentInfo, continued: list[C
             break
         if _PAGE_NUMBER.match(line):
             continue
-        label, cells = split_row(line)
+        label, cells = split_row(_tidy(line))
+        if not label and not pending and heading and not heading_total and len(cells) >= n and placed \
+                and items >= HEADING_TOTAL_ITEMS and not _PER_SHARE.search(heading):
+            label, heading_total = heading.rstrip(":"), True  # "Revenues" over its items, then their total
+        placed = False
         if len(cells) < n or not label and not pending:
             if not cells:
-                if pending and (line[:1].islower() or pending[-1].endswith((",", "and", "of", "-", "—"))):
+                if pending and (line[:1].islower() or _CONTINUES.search(pending[-1])):
                     pending.append(line)
                 else:
                     if pending:
-                        heading = " ".join(pending)
+                        heading, heading_total, items = " ".join(pending), False, 0
                     pending = [line]
             else:
                 pending = []  # a row that cannot be placed (a blank cell): skipped, never guessed
             continue
-        if label[:1].islower() and pending:
+        if pending and (label[:1].islower() or _CONTINUES.search(pending[-1])):
             label = " ".join(pending + [label])
         elif not label:
             label = " ".join(pending)
         elif pending:
-            heading = " ".join(pending)
+            heading, heading_total, items = " ".join(pending), False, 0
         pending = []
+        placed, items = True, items + 1
         if _EPS_ROW.match(label) and heading and (_PER_SHARE.search(heading) or _SHARES.search(heading)):
             label = f"{heading.rstrip(':')} {label}"  # "Earnings per share: Basic", "Weighted-average shares: Basic"
+        if len(cells) > n and not all(_FOOTNOTE.fullmatch(c) for c in cells[:-n]):
+            continue  # more figures than columns (a "percent to sales" column beside each amount): not placed
         cells = cells[-n:]
         kind = _kind(label, heading)
         made = _emit(page.page, idx + 1, label, cells, cols, statement, kind, scale, scale_word, ccy)

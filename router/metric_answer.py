@@ -33,7 +33,14 @@ class MetricAnswer:
     reason: str | None = None
 
 
+def _citation(s: dict) -> dict:
+    page = s.get("page")
+    return {"document_id": s["document_id"], "doc_name": s["doc_name"], "page": int(page) if str(page).isdigit() else page}
+
+
 def answer_row(v: S.Value, converted: dict | None) -> AnswerRow:
+    """One answer row; ``source`` is its first source, ``source["also_in"]`` the others (a computed value's
+    other inputs, the period's own report when it prints the same figure)."""
     first = v.sources[0]
     page = first.get("page")
     return AnswerRow(
@@ -42,7 +49,8 @@ def answer_row(v: S.Value, converted: dict | None) -> AnswerRow:
         value=plain(v.value.quantize(Decimal("1e-10")) if v.derived else v.value),
         currency=v.currency, accounting_standard=v.standard, original_label=v.label,
         source={"document_id": first["document_id"], "doc_name": first["doc_name"],
-                "page": int(page) if str(page).isdigit() else page},
+                "page": int(page) if str(page).isdigit() else page,
+                **({"also_in": [_citation(s) for s in v.sources[1:]]} if len(v.sources) > 1 else {})},
         converted=converted,
         fiscal_year_label=v.fiscal_label if v.fiscal_label != v.fiscal_year else None,
     )

@@ -53,22 +53,32 @@ def _norm(text: str) -> str:
     return re.sub(r"\s+", " ", text).strip()
 
 
+# A parenthetical aside of two words or more ("depreciation and amortization (D&A from cash flow statement) %
+# margin"): a metric's words are read around it first, and then inside it.
+_ASIDE = re.compile(r"\((?=[^()]*\s)[^()]*\)")
+
+
 def metric_mentions(question: str) -> list[tuple[int, int, str, str]]:
     """(start, end, alias, metric or ratio id) of every metric the question names, in question order, on the
-    normalised text (longest alias first; overlapping shorter aliases are not counted)."""
+    normalised text (longest alias first; overlapping shorter aliases are not counted). Asides are blanked
+    (positions kept) for a first pass, so that the words around one join up; a second pass reads the full text."""
     text = _norm(question)
+    around = _ASIDE.sub(lambda m: " " * len(m.group(0)), text)
     taken: list[tuple[int, int]] = []
     found: list[tuple[int, int, str, str]] = []
-    for alias, mid in metric_lexicon():
-        if _CJK.search(alias):
-            spans = [(m.start(), m.end()) for m in re.finditer(re.escape(alias), text)]
-        else:
-            spans = [(m.start(), m.end()) for m in
-                     re.finditer(LATIN_BEFORE + re.escape(alias) + LATIN_AFTER, text)]
-        for span in spans:
-            if not any(span[0] < b and a < span[1] for a, b in taken):
-                taken.append(span)
-                found.append((span[0], span[1], alias, mid))
+    for source in (around, text):
+        for alias, mid in metric_lexicon():
+            if _CJK.search(alias):
+                spans = [(m.start(), m.end()) for m in re.finditer(re.escape(alias), source)]
+            else:
+                spans = [(m.start(), m.end()) for m in
+                         re.finditer(LATIN_BEFORE + re.escape(alias).replace(r"\ ", r"\s+") + LATIN_AFTER, source)]
+            for span in spans:
+                if not any(span[0] < b and a < span[1] for a, b in taken):
+                    taken.append(span)
+                    found.append((span[0], span[1], alias, mid))
+        if around == text:
+            break
     return sorted(found)
 
 

@@ -21,6 +21,7 @@ from schema.models import QueryPlan
 COLUMNS = ["company_id", "stock_code", "market", "fiscal_year", "fiscal_period", "period_end", "metric_name",
            "metric_value", "currency", "accounting_standard", "original_label", "document_id", "doc_name", "page",
            "source_kind", "restated", "listing"]
+FIRST_COLUMNS = ["first_document_id", "first_doc_name", "first_page"]  # the own report printing the same figure
 
 
 @dataclass
@@ -58,20 +59,28 @@ def _has_column(con: duckdb.DuckDBPyConnection, table: str, column: str) -> bool
 
 
 def fetch(con: duckdb.DuckDBPyConnection, company_ids: list[str], metric_ids: list[str]) -> list[dict]:
-    """Every stored value of these metrics for these companies (all listings, all periods)."""
+    """Every stored value of these metrics for these companies (all listings, all periods). A value the
+    period's own report prints identically (the as-reported basis, same figure, another document) carries that
+    report as a second source: both reports print it."""
     label = "fm.fiscal_year_label" if _has_column(con, "financial_metrics", "fiscal_year_label") else "NULL"
     query = (
         select(*[f"fm.{c}" for c in COLUMNS[:12]], "d.doc_name", "fm.page", "fm.source_kind", "fm.restated",
-               "s.listing", f"{label} AS fiscal_year_label")
+               "s.listing", f"{label} AS fiscal_year_label", "ar.document_id AS first_document_id",
+               "ad.doc_name AS first_doc_name", "ar.page AS first_page")
         .from_("financial_metrics AS fm")
         .join("documents AS d", on="d.document_id = fm.document_id")
         .join("securities AS s", on="s.stock_code = fm.stock_code", join_type="left")
+        .join("financial_metrics_as_reported AS ar", join_type="left", on=(
+            "ar.stock_code = fm.stock_code AND ar.fiscal_year = fm.fiscal_year AND ar.fiscal_period = fm.fiscal_period"
+            " AND ar.metric_name = fm.metric_name AND ar.metric_value = fm.metric_value"
+            " AND ar.document_id <> fm.document_id AND ar.source_kind <> 'derived' AND fm.source_kind <> 'derived'"))
+        .join("documents AS ad", on="ad.document_id = ar.document_id", join_type="left")
         .where(exp.column("company_id", table="fm").isin(*[exp.Literal.string(c) for c in company_ids]))
         .where(exp.column("metric_name", table="fm").isin(*[exp.Literal.string(m) for m in metric_ids]))
         .order_by("fm.fiscal_year", "fm.fiscal_period")
     )
     cur = con.execute(query.sql(dialect="duckdb"))
-    return [dict(zip([*COLUMNS, "fiscal_year_label"], r)) for r in cur.fetchall()]
+    return [dict(zip([*COLUMNS, "fiscal_year_label", *FIRST_COLUMNS], r)) for r in cur.fetchall()]
 
 
 def base_metrics_of(metric_ids: list[str]) -> list[str]:
@@ -92,7 +101,9 @@ def stored_value(row: dict, metric: str | None = None) -> Value:
                  fiscal_year=row["fiscal_year"], fiscal_period=row["fiscal_period"], period_end=row["period_end"],
                  metric=metric or row["metric_name"], value=row["metric_value"], currency=row["currency"],
                  standard=row["accounting_standard"], label=row["original_label"],
-                 sources=[{"document_id": row["document_id"], "doc_name": row["doc_name"], "page": row["page"]}],
+                 sources=[{"document_id": row["document_id"], "doc_name": row["doc_name"], "page": row["page"]}] + (
+                     [{"document_id": row["first_document_id"], "doc_name": row["first_doc_name"],
+                       "page": row["first_page"]}] if row.get("first_document_id") else []),
                  listing=row["listing"], restated=bool(row["restated"]), source_kind=row.get("source_kind") or "own_report",
                  fiscal_label=row.get("fiscal_year_label"))
 

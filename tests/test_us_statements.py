@@ -131,8 +131,90 @@ def test_rows_and_amounts():
 
 def test_us_labels_map_with_company_names_and_headings():
     assert metric_for_label("US", "income", "Net income attributable to Amcor plc")[0] == "net_income_parent"
-    assert metric_for_label("US", "income", "Net income attributable to noncontrolling interests") is None
+    # the minority's share is its own metric (the net-income identity's third term), never the parent's
+    assert metric_for_label("US", "income", "Net income attributable to noncontrolling interests")[0] == \
+        "net_income_minority"
     assert metric_for_label("US", "income", "Earnings per share: Diluted")[0] == "eps_diluted"
     assert metric_for_label("US", "income", "Weighted-average shares outstanding: Basic") is None
     assert metric_for_label("US", "balance", "Total 3M Company shareholders’ equity")[0] == "equity_parent"
     assert metric_for_label("US", "cashflow", "Total cash used in financing activities")[0] == "financing_cash_flow"
+
+
+def test_3m_analyst_lines_mapped_with_their_sign(mmm):
+    """3M 2018 10-K, read by hand: p56 "Income before income taxes 7,000", "Less: Net income attributable to
+    noncontrolling interest 14", net income incl. NCI 5,363; p58 "Property, plant and equipment — net 8,738",
+    "Accounts payable 2,266", "Noncontrolling interest 52"; p60 "Depreciation and amortization 1,488",
+    "Purchases of property, plant and equipment (PP&E) (1,577)", "Dividends paid to shareholders (3,193)"."""
+    info, res = mmm
+    rows = {(r.metric_name, r.fiscal_year): r for r in document_metric_rows(info, res.facts)}
+    assert rows[("pretax_income", 2018)].value == 7000 * M
+    assert rows[("net_income_minority", 2018)].value == 14 * M
+    assert rows[("net_income", 2018)].value == rows[("net_income_parent", 2018)].value + 14 * M
+    assert rows[("ppe_net", 2018)].value == 8738 * M and rows[("ppe_net", 2018)].page == "58"
+    assert rows[("accounts_payable", 2018)].value == 2266 * M
+    assert rows[("minority_interest", 2018)].value == 52 * M
+    # costs and payments are stored positive; the cash-flow add-back keeps its printed (positive) sign
+    assert rows[("depreciation_amortization", 2018)].value == 1488 * M
+    assert rows[("capex", 2018)].value == 1577 * M
+    assert rows[("dividends_paid", 2018)].value == 3193 * M
+
+
+def _page_info(**kw):
+    base = dict(market="US", form="10-K", fiscal_year=2020, fiscal_period="FY", currency="USD",
+                period_end=dt.date(2020, 12, 31), fiscal_year_end_month=12, company_metrics=True)
+    return DocumentInfo(**{**base, **kw})
+
+
+def test_unlabelled_total_under_a_heading_and_wrapped_labels():
+    """Lines of MGM Resorts' 2020 10-K p65 (revenue total printed without a label under "Revenues"; the
+    non-controlling share printed as a deduction) and of Coca-Cola's 2017 10-K p74 (a label wrapped after "OF")."""
+    text = "\n".join([
+        "CONSOLIDATED STATEMENTS OF OPERATIONS", "(In thousands, except per share data)", "Year Ended December 31,",
+        "2020 2019 2018", "Revenues", "Casino $ 2,871,720 $ 6,517,759 $ 5,753,150",
+        "Rooms 830,382 2,322,579 2,212,573", "5,162,082 12,899,672 11,763,096",
+        "Net income (loss) (1,319,907) 2,214,380 583,894",
+        "Less: Net (income) loss attributable to noncontrolling interests 287,183 (165,234) (117,122)",
+        "Net income (loss) attributable to MGM Resorts International $ (1,032,724) $ 2,049,146 $ 466,772"])
+    info = _page_info()
+    res = us_statements.read([Page(page=65, text=text)], info)
+    rows = {(r.metric_name, r.fiscal_year): r.value for r in document_metric_rows(info, res.facts)}
+    assert rows[("revenue", 2019)] == 12899672 * Decimal(1000)  # the block's total, not "Casino"
+    assert rows[("net_income_parent", 2019)] == 2049146 * Decimal(1000)
+    # net income = parent + minority: the deduction "(165,234)" is the minority's income of 165,234
+    assert rows[("net_income_minority", 2019)] == 165234 * Decimal(1000)
+    assert rows[("net_income_minority", 2020)] == -287183 * Decimal(1000)
+    text = "\n".join([
+        "CONSOLIDATED STATEMENTS OF INCOME", "Year Ended December 31, 2017 2016 2015", "(In millions except per share data)",
+        "NET OPERATING REVENUES $ 35,410 $ 41,863 $ 44,294", "CONSOLIDATED NET INCOME 1,283 6,550 7,366",
+        "Less: Net income attributable to noncontrolling interests 35 23 15",
+        "NET INCOME ATTRIBUTABLE TO SHAREOWNERS OF", "THE COCA-COLA COMPANY $ 1,248 $ 6,527 $ 7,351"])
+    info = _page_info(fiscal_year=2017, period_end=dt.date(2017, 12, 31))
+    res = us_statements.read([Page(page=74, text=text)], info)
+    rows = {(r.metric_name, r.fiscal_year): r.value for r in document_metric_rows(info, res.facts)}
+    assert rows[("net_income_parent", 2017)] == 1248 * M and rows[("net_income_minority", 2017)] == 35 * M
+
+
+def test_statement_page_printing_the_reports_own_period_wins():
+    """Boeing's 2018 10-K prints its balance sheet (p52, December 31, 2018 and 2017) and, in a note, the 2017
+    balance sheet restated for new standards under the same title (p71): the statement is the page with the
+    report's own period."""
+    note = "\n".join(["Consolidated Statement of Financial Position", "(Dollars in millions) December 31, 2017",
+                      "Total assets $92,333 $20,029 $112,362", "Total liabilities 91,921 18,728 110,649",
+                      "Total equity 412 1,301 1,713", "Total current assets 65,161 20,033 85,194"])
+    own = "\n".join(["Consolidated Statements of Financial Position", "(Dollars in millions, except per share data)",
+                     "December 31, 2018 2017", "Property, plant and equipment, net 12,645 12,672",
+                     "Total assets $117,359 $112,362"])
+    info = _page_info(fiscal_year=2018, period_end=dt.date(2018, 12, 31))
+    res = us_statements.read([Page(page=52, text=own), Page(page=53, text="Notes"), Page(page=71, text=note)], info)
+    assert next(r for r in res.reads if r.statement == "balance").page == 52
+    rows = {(r.metric_name, r.fiscal_year): r for r in document_metric_rows(info, res.facts)}
+    assert rows[("ppe_net", 2018)].value == 12645 * M
+
+
+def test_row_tidying_keeps_figures():
+    # Microsoft 2023 10-K p61 "Additions to property and equipment (28,107 ) (23,886 ) (20,622 )";
+    # J&J 2022 10-K p46 "Cash and cash equivalents (Notes 1 and 2) $ 14,487 $ 14,487"
+    assert split_row(us_statements._tidy("Additions to property and equipment (28,107 ) (23,886 ) (20,622 )")) == \
+        ("Additions to property and equipment", ["(28,107)", "(23,886)", "(20,622)"])
+    assert split_row(us_statements._tidy("Cash and cash equivalents (Notes 1 and 2) $ 14,487 $ 14,487"))[0] == \
+        "Cash and cash equivalents"

@@ -71,30 +71,6 @@ def test_every_filing_ingested_with_identity(us_home):
     assert docs["NVDA 10-K 2025 FY"][1] == "nvidia"
 
 
-@pytest.mark.parametrize("cik,code", [("0000320193", "AAPL"), ("0001045810", "NVDA")])
-def test_metrics_equal_sec_companyfacts(us_home, cik, code):
-    """Every canonical metric value of Apple and Nvidia equals companyfacts for the same concept and period."""
-    facts = _companyfacts(cik)
-    con = store.connect(us_home, read_only=True)
-    rows = con.execute(
-        """SELECT fm.metric_name, fm.metric_value, fm.fiscal_year, fm.fiscal_period, f.concept, f.unit,
-                  f.period_start, f.period_end, d.form
-           FROM financial_metrics fm JOIN facts f ON f.document_id = fm.document_id AND f.locator = fm.page
-           JOIN documents d ON d.document_id = fm.document_id
-           WHERE fm.stock_code = ? AND f.dimensions IS NULL""", [code]).fetchall()
-    assert len(rows) > 100
-    checked = 0
-    for metric, value, fy, fp, concept, unit, start, end, form in rows:
-        prefix, local = concept.split(":")
-        entries = facts.get(prefix, {}).get(local, {}).get("units", {}).get(unit.replace("/", "/"), [])
-        same = [e for e in entries if e["end"] == end.isoformat() and e.get("start") == (start.isoformat() if start else None)]
-        assert same, f"{code} {metric} {concept} {start}..{end} not in companyfacts"
-        values = {Decimal(str(e["val"])) for e in same}
-        assert value in values, f"{code} {metric} {fy} {fp} {concept}: {value} not in {values}"
-        checked += 1
-    assert checked == len(rows)
-
-
 def test_every_tagged_canonical_metric_is_in_financial_metrics(us_home):
     """For each filing, every canonical concept it tags without dimensions for its own period shows up as a
     metric row for that period."""
@@ -260,13 +236,28 @@ def _dei_focus(con) -> set[tuple[str, str, int, str]]:
 
 
 @pytest.mark.parametrize("cik,code", [("0000320193", "AAPL"), ("0001045810", "NVDA")])
-def test_default_basis_is_latest_filed_and_as_reported_is_each_reports_own(us_home, cik, code):
-    """financial_metrics (default basis) equals SEC companyfacts' latest-filed value among the filings in the
-    warehouse; financial_metrics_as_reported equals the value of the filing that first printed it."""
+def test_metrics_equal_sec_companyfacts(us_home, cik, code):
+    """Every FY and quarterly value of Apple and Nvidia, on both bases, equals SEC companyfacts for the same
+    concept, unit and period: ``financial_metrics`` (default basis) the latest-filed value among the filings
+    in the warehouse, ``financial_metrics_as_reported`` the value of the filing it comes from (each 10-K's /
+    10-Q's own). Derived values (Q4 = FY - 9M) are checked as the difference of the two companyfacts values.
+    Prints the counts compared, and how many default-basis values also equal companyfacts' latest-filed value
+    over every filing SEC holds (a later filing the warehouse does not hold may restate a period)."""
     facts = _companyfacts(cik)
     con = store.connect(us_home, read_only=True)
     held = _dei_focus(con)
-    checked = 0
+    counts: dict[str, int] = defaultdict(int)
+
+    def entries_of(concept, unit, start, end, only_held=True):
+        prefix, local = concept.split(":")
+        return [e for e in facts.get(prefix, {}).get(local, {}).get("units", {}).get(unit, [])
+                if e["end"] == end.isoformat() and e.get("start") == (start.isoformat() if start else None)
+                and (not only_held or (code, e["form"], e["fy"], e["fp"]) in held)]
+
+    def latest(entries):
+        last = max(e["filed"] for e in entries)
+        return {Decimal(str(e["val"])) for e in entries if e["filed"] == last}
+
     for table in ("financial_metrics", "financial_metrics_as_reported"):
         rows = con.execute(
             f"""SELECT fm.metric_name, fm.metric_value, fm.fiscal_year, fm.fiscal_period, f.concept, f.unit,
@@ -275,22 +266,42 @@ def test_default_basis_is_latest_filed_and_as_reported_is_each_reports_own(us_ho
                 JOIN documents d ON d.document_id = fm.document_id
                 JOIN facts y ON y.document_id = d.document_id AND y.concept = 'dei:DocumentFiscalYearFocus'
                 JOIN facts p ON p.document_id = d.document_id AND p.concept = 'dei:DocumentFiscalPeriodFocus'
-                WHERE fm.stock_code = ? AND fm.source_kind <> 'derived'""", [code]).fetchall()
+                WHERE fm.stock_code = ? AND fm.source_kind <> 'derived' AND f.dimensions IS NULL""", [code]).fetchall()
         assert len(rows) > 100
         for metric, value, fy, fp, concept, unit, start, end, form, dfy, dfp in rows:
-            prefix, local = concept.split(":")
-            entries = [e for e in facts.get(prefix, {}).get(local, {}).get("units", {}).get(unit, [])
-                       if e["end"] == end.isoformat() and e.get("start") == (start.isoformat() if start else None)
-                       and (code, e["form"], e["fy"], e["fp"]) in held]
+            entries = entries_of(concept, unit, start, end)
             assert entries, f"{code} {metric} {concept} {start}..{end}: no companyfacts entry of a held filing"
             if table == "financial_metrics":
-                last = max(e["filed"] for e in entries)
-                want = {Decimal(str(e["val"])) for e in entries if e["filed"] == last}
+                want = latest(entries)
+                counts["default: equal to SEC latest-filed of all filings"] += value in latest(
+                    entries_of(concept, unit, start, end, only_held=False))
             else:
                 want = {Decimal(str(e["val"])) for e in entries if (e["form"], e["fy"], e["fp"]) == (form, int(dfy[:4]), dfp)}
             assert value in want, f"{table} {code} {metric} {fy} {fp}: {value}, companyfacts {want}"
-            checked += 1
-    assert checked > 200
+            counts[f"{table} {fp if fp == 'FY' else 'quarter/YTD'}"] += 1
+        # derived values: each input is a stored value of the same basis, so the formula over companyfacts'
+        # values of the inputs' periods gives the same figure
+        derived = con.execute(f"""SELECT metric_name, fiscal_year, fiscal_period, metric_value, derivation FROM {table}
+                                  WHERE stock_code = ? AND source_kind = 'derived'""", [code]).fetchall()
+        for metric, fy, fp, value, derivation in derived:
+            spec = json.loads(derivation) if isinstance(derivation, str) else derivation
+            total, sign = Decimal(0), 1
+            for token in spec["formula"].split("=")[1].split():
+                if token in "+-":
+                    sign = 1 if token == "+" else -1
+                    continue
+                term = next(i for i in spec["inputs"] if token in (i["fiscal_period"], i["metric"]))
+                total += sign * Decimal(term["value"])
+                if token == term["fiscal_period"]:  # a quarter from two year-to-date values of this basis
+                    got = con.execute(f"SELECT metric_value FROM {table} WHERE stock_code = ? AND fiscal_year = ? "
+                                      "AND fiscal_period = ? AND metric_name = ?",
+                                      [code, term["fiscal_year"], token, term["metric"]]).fetchone()
+                    assert got and got[0] == Decimal(term["value"]), (table, code, metric, fy, fp, term, got)
+            assert value == total, (table, code, metric, fy, fp, spec["formula"], value, total)
+            counts[f"{table} derived (from compared inputs)"] += 1
+    print(f"\n{code} values compared with SEC companyfacts:", dict(sorted(counts.items())))
+    assert counts["financial_metrics FY"] > 50 and counts["financial_metrics_as_reported FY"] > 50
+    assert counts["financial_metrics quarter/YTD"] > 10 and counts["financial_metrics_as_reported quarter/YTD"] > 10
 
 
 def test_nvidia_eps_series_has_one_basis(us_home):

@@ -203,7 +203,12 @@ def document_coverage(con: duckdb.DuckDBPyConnection, document_id: str) -> list[
                     titled = sorted(p for p, st in pages.items() if st in where)
                     record = next((recorded[st] for st in sorted(where) if st in recorded), None)
                     row.status = "missing"
-                    if record is not None and record.status != "read":
+                    if record is not None and record.status == "read" and not is_own:
+                        # the statement was read and has no column for this period (a 10-Q's cash-flow
+                        # statement prints the year to date only, not the quarter its income statement prints)
+                        row.status, row.page = "not_printed", str(record.page) if record.page else None
+                        row.reason = f"the {record.statement} statement read has no column for {period} {year}"
+                    elif record is not None and record.status != "read":
                         row.page = str(record.page) if record.page else (",".join(map(str, titled[:4])) or None)
                         row.reason = f"{record.statement} statement {record.status.replace('_', ' ')}: {record.reason}"
                     else:

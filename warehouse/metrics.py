@@ -13,7 +13,7 @@ from __future__ import annotations
 import datetime as dt
 import json
 from collections import defaultdict
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from decimal import Decimal
 
 import duckdb
@@ -31,6 +31,11 @@ from warehouse.periods import classify_duration, classify_instant
 from warehouse.rounding import rounding_of
 
 SUMMARY_FORMS = {"summary", "interim_summary"}
+# markets whose printed statements mix sign conventions inside one statement (see _expense_sign)
+PER_METRIC_SIGN = frozenset({"US"})
+# markets whose income statement, when it attributes nothing to non-controlling interests, prints one net income
+# line that is the parent's (us-gaap NetIncomeLoss, which the XBRL path maps to both metrics)
+UNATTRIBUTED_NET_INCOME_IS_PARENT = frozenset({"US"})
 
 
 @dataclass
@@ -146,19 +151,66 @@ def document_metric_rows(info: DocumentInfo, facts: list[Fact]) -> list[MetricRo
             )
             if key not in best or row.rank < best[key].rank:
                 best[key] = row
-    return _expense_sign(list(best.values()), known)
+    _parent_net_income(best, info.market)
+    _minority_sign(best, info.market)
+    return _expense_sign(list(best.values()), known, info.market)
 
 
-def _expense_sign(rows: list[MetricRow], known) -> list[MetricRow]:
+def _minority_sign(best: dict[tuple[str, int, str], MetricRow], market: str | None) -> None:
+    """US income statements print the non-controlling interests' share as a deduction ("Less: Net (income) loss
+    attributable to noncontrolling interests (165,234)") or as an amount ("... attributable to noncontrolling
+    interests 35"): the sign is the one the statement's own arithmetic gives (net income - the parent's share)."""
+    if market not in UNATTRIBUTED_NET_INCOME_IS_PARENT:
+        return
+    for (mid, year, period), r in best.items():
+        if mid != "net_income_minority" or not r.printed:
+            continue
+        total, parent = best.get(("net_income", year, period)), best.get(("net_income_parent", year, period))
+        if total and parent and total.printed and parent.printed and r.value and \
+                total.value - parent.value == -r.value:
+            r.value = -r.value
+
+
+def _parent_net_income(best: dict[tuple[str, int, str], MetricRow], market: str | None) -> None:
+    """A printed income statement with no attribution rows (no "attributable to noncontrolling interests" and
+    no "attributable to <the company>"): its net income is also the parent's, the same printed row."""
+    if market not in UNATTRIBUTED_NET_INCOME_IS_PARENT:
+        return
+    if any(r.printed and r.metric_name in ("net_income_parent", "net_income_minority") for r in best.values()):
+        return
+    for (mid, year, period), r in list(best.items()):
+        if mid == "net_income" and r.printed and r.statement == "income" and ("net_income_parent", year, period) not in best:
+            best[("net_income_parent", year, period)] = replace(r, metric_name="net_income_parent")
+
+
+def _expense_sign(rows: list[MetricRow], known, market: str | None = None) -> list[MetricRow]:
     """Costs and outflows are stored positive. A printed statement that shows deductions in parentheses
     ("Cost of sales (202,198)", a bank's "(2,388)" capex) is turned to that convention as a whole: when most
     of its expense figures are negative, every expense figure of the document changes sign (a printed
-    credit then reads negative)."""
+    credit then reads negative).
+
+    US reports (``PER_METRIC_SIGN``) mix conventions inside one statement: the cash-flow statement prints
+    payments in parentheses ("Purchases of property and equipment (1,577)", "Dividends paid (283)") next to
+    add-backs printed positive ("Depreciation and amortization 328"); an income statement prints operating
+    costs positive and non-operating lines signed ("Interest expense (276)", "(Provision) benefit for income
+    taxes (111)"). There each metric's own figures in a statement decide (a tie falls back to the document's
+    majority)."""
     printed = [r for r in rows if r.printed and known[r.metric_name].sign == "expense"]
     negatives = sum(1 for r in printed if r.value < 0)
-    if printed and negatives * 2 > len(printed):
+    document_flip = bool(printed) and negatives * 2 > len(printed)
+    if market not in PER_METRIC_SIGN:
+        groups = {None: printed}
+    else:
+        groups = defaultdict(list)
         for r in printed:
-            r.value = -r.value
+            groups[(r.statement, r.metric_name)].append(r)
+    for group in groups.values():
+        neg = sum(1 for r in group if r.value < 0)
+        pos = sum(1 for r in group if r.value > 0)
+        flip = document_flip if market not in PER_METRIC_SIGN or neg == pos else neg > pos
+        if flip:
+            for r in group:
+                r.value = -r.value
     return rows
 
 
