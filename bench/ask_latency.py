@@ -3,8 +3,8 @@
     .venv/bin/python bench/ask_latency.py [--home DIR] [--repeat 3]
 
 Questions are the eval suite's (router/eval_suite.jsonl), grouped by the route the router takes. The first
-call of each route (model load, caches) is reported separately. Targets on 2 cores: p50 < 200 ms for the
-SQL route, < 500 ms for the search route."""
+call of each route (model load, caches) is reported separately. Targets (issue 12) in the full shared store on
+2 cores: p95 < 100 ms for the SQL route, < 300 ms for the search route; the mixed route runs both."""
 
 from __future__ import annotations
 

@@ -95,7 +95,8 @@ class MetricAnswerer:
             out = []
             for ref in explicit:
                 year, want = ref.fiscal_year, ref.fiscal_period or "FY"
-                if analysis().fiscal_named(ref.matched):  # the company's own fiscal year N
+                if ref.period_end is None and analysis().fiscal_named(ref.matched):  # the company's own fiscal year N
+                    # (a period named by its end date, "fiscal year ended February 2, 2025", reads by that date)
                     hits = [k for k in have if k[3] == want and S.label_at(k, index) == year]
                 else:  # the fiscal year ending in N (by period end)
                     hits = [k for k in have if k[2] == year and k[3] == want]

@@ -19,13 +19,15 @@ from router import evaluate
 # refusal recall 0.905; by category in the closing note). The targets stay router >= 97%, refusal recall
 # 100%, answers >= 90%: the gap (printed vs computed ROE cases, fiscal-year naming, narrative evidence after
 # the search-pipeline merge) is open work in issues 12 and 16, and these floors only stop it widening.
+# Metric and comparison: one case under 1.0, measured on the router branch after the printed-ROE cases were
+# re-read from their pages and dated fiscal years read by date (SQL-route categories on this store, no index).
 FLOORS = {
     "router_accuracy": 0.93,
     "citation_validity": 1.0,
     "refusal_recall": 0.85,
     "answer_accuracy": 0.86,
 }
-CATEGORY_FLOORS = {"metric": 0.93, "comparison": 0.87, "trend": 0.90, "unanswerable": 0.87, "alias_pitfall": 0.75,
+CATEGORY_FLOORS = {"metric": 0.96, "comparison": 0.93, "trend": 0.90, "unanswerable": 0.87, "alias_pitfall": 0.75,
                    "narrative": 0.76, "mixed": 0.44}
 
 
