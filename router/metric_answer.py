@@ -11,7 +11,7 @@ import duckdb
 
 from mappings.analysis import analysis
 from mappings.fx import FxTable
-from router import growth
+from router import calendar, growth
 from router import sql_route as S
 from router.answer_text import line, plain
 from router.fx_convert import convert_values
@@ -48,10 +48,12 @@ def answer_row(v: S.Value, converted: dict | None) -> AnswerRow:
     )
 
 
-def span_years(plan: QueryPlan, op: str, available: list[int]) -> list[int]:
+def span_years(plan: QueryPlan, op: str, available: list[int], offset: int = 0) -> list[int]:
     """The fiscal years a CAGR or an average runs over: the range the question names, or N years ("3 year",
-    "last three years") ending at the year it names or at the latest stored year."""
-    explicit = sorted({y for y, _ in S.plan_periods(plan) if y})
+    "last three years") ending at the year it names or at the latest stored year. ``offset``: the company's
+    label minus fiscal_year, for years named as the company names them ("fiscal 2022-2024")."""
+    explicit = sorted({p.fiscal_year - (offset if calendar.company_named(p) else 0) for p in plan.periods
+                       if p.relative is None and p.fiscal_year})
     n = analysis().years_spanned(plan.question) or plan.last_n_years
     points = (n + 1 if op == "cagr" else n) if n else None
     if len(explicit) >= 2:
@@ -85,17 +87,14 @@ class MetricAnswerer:
         explicit = [p for p in plan.periods if p.relative is None]
         if explicit:
             out = []
-            for ref in explicit:
-                year, want = ref.fiscal_year, ref.fiscal_period or "FY"
-                if analysis().fiscal_named(ref.matched):  # the company's own fiscal year N
-                    hits = [k for k in have if k[3] == want and S.label_at(k, index) == year]
-                else:  # the fiscal year ending in N (by period end)
-                    hits = [k for k in have if k[2] == year and k[3] == want]
+            for ref in explicit:  # a date, the company's own "fiscal N", or the fiscal year ending in N
+                hits = calendar.keys_for(ref, have, lambda k: S.label_at(k, index),
+                                         lambda k: S.metric_at(metric, k, index).period_end)
                 if hits:
                     out += hits
                 else:
-                    missing.append(f"{want}{year}")
-            return out, missing
+                    missing.append(f"{ref.fiscal_period or 'FY'}{ref.fiscal_year}" if ref.period_end is None else ref.matched)
+            return list(dict.fromkeys(out)), missing
         if plan.last_n_years:
             years = sorted({k[2] for k in fy}, reverse=True)[: plan.last_n_years]
             return [k for k in fy if k[2] in years], missing
@@ -115,7 +114,8 @@ class MetricAnswerer:
         for code in sorted({k[1] for k in keys}):
             available = sorted({k[2] for k in keys if k[1] == code and k[3] == period
                                 and S.metric_at(metric, k, index) is not None})
-            years = span_years(plan, op, available)
+            offset = calendar.year_offset([k for k in keys if k[1] == code], lambda k: S.label_at(k, index))
+            years = span_years(plan, op, available, offset)
             if len(years) < 2:
                 missing.append(f"{op} needs at least two fiscal years of {metric} for {code}")
                 continue
@@ -158,8 +158,16 @@ class MetricAnswerer:
             return self._span(plan, op, keys, metric, index)
         if op == "ttm":
             out, missing = [], []
+            named = [p for p in plan.periods if p.relative is None]
             for code in sorted({k[1] for k in keys}):
-                v, why = ttm(metric, [k for k in keys if k[1] == code], index)
+                mine = [k for k in keys if k[1] == code]
+                stored = [k for k in mine if metric in (index.get(k) or {})]
+                ends = [k for ref in named[:1] for k in calendar.keys_for(
+                    ref, stored, lambda k: S.label_at(k, index), lambda k: index[k][metric]["period_end"])]
+                if named and not ends:
+                    missing.append(f"TTM to {named[0].matched}: no stored period of {code} there")
+                    continue
+                v, why = ttm(metric, mine, index, at=ends[0] if ends else None)
                 if v is None:
                     missing.append(why)
                 else:
@@ -204,17 +212,7 @@ class MetricAnswerer:
                             "for the company's own naming)"
                 if note not in caveats:
                     caveats.append(note)
-        ends = {}
-        for v in values:
-            if v.fiscal_period == "FY" and v.period_end and not v.derived:
-                ends.setdefault((v.company_id, v.fiscal_year), v.period_end)
-        by_year: dict[int, dict[str, object]] = {}
-        for (cid, year), end in ends.items():
-            by_year.setdefault(year, {})[cid] = end
-        for year, per in sorted(by_year.items()):
-            if len({e.month for e in per.values()}) > 1:
-                caveats.append(f"fiscal years end in different months: FY{year} ends " +
-                               ", ".join(f"{end} for {cid}" for cid, end in sorted(per.items())))
+        caveats += calendar.calendar_caveats(plan, values)
         listings: dict[str, set[str]] = {}
         for v in values:
             listings.setdefault(v.company_id, set()).add(v.stock_code)

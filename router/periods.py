@@ -167,7 +167,7 @@ def find_periods(question: str) -> tuple[list[PeriodRef], int | None]:
          + fiscal_words + r")?'?((?:19|20)\d\d|\d\d)\b", lambda m: (_year(m.group(1)), "9M")),
         (r"\b" + _YEAR + r"\s?9M\b", lambda m: (int(m.group(1)), "9M")),
         # ranges of fiscal years
-        (r"(?:FY\s?)?" + _YEAR + r"\s?(?:年度|年|财年)?\s?(?:-|–|—|~|to|through|至|到)\s?(?:FY\s?)?" + _YEAR
+        (r"(?:\bfiscal\s+(?:years?\s+)?|FY\s?)?" + _YEAR + r"\s?(?:年度|年|财年)?\s?(?:-|–|—|~|to|through|至|到)\s?(?:FY\s?)?" + _YEAR
          + r"\s?(?:年度|年|财年)?", None),
         # fiscal years
         (r"\b(?:FY|fiscal\s+(?:year\s+)?|fiscal-year\s+)'?(\d{4}|\d{2})\b", lambda m: (_year(m.group(1)), "FY")),
