@@ -17,6 +17,7 @@ from router.answer_text import line, plain
 from router.fx_convert import convert_values
 from router.trailing import ttm
 from schema.models import AnswerRow, QueryPlan
+from warehouse import lookup
 
 LIMITED_COVERAGE = 5  # fewer documents than this for a company -> a caveat
 # Asked for one, shown with the other: "净利润" / net income is read as both the consolidated figure and
@@ -228,7 +229,9 @@ class MetricAnswerer:
         zh = plan.language == "zh"
         company_ids = [c.company_id for c in plan.companies]
         if not plan.companies:
-            return MetricAnswer("no_data", reason="no company in the warehouse matches the question; "
+            hints = lookup.suggest_in_question(self.con, plan.question)
+            return MetricAnswer("no_data", reason="no company in the warehouse matches the question; " +
+                                (f"did you mean {' or '.join(hints)}? " if hints else "") +
                                 "`filings companies` lists the companies available")
         invalid = [p.matched for p in plan.periods if p.relative == "invalid"]
         if invalid:

@@ -241,6 +241,15 @@ def test_a_year_named_by_its_end_date_is_that_year(us):
     assert [Decimal(x.value) for x in rows(a, "revenue", period="FY")] == [Decimal("159514000000")]
 
 
+@pytest.mark.parametrize("question", ["Walmart revenue for the fiscal year ending January 2025",
+                                      "Walmart revenue in the January 2025 fiscal year"])
+def test_a_year_named_by_its_end_month(us, question):
+    a = us.ask(question)
+    # WMT 10-K for the fiscal year ended January 31, 2025: total revenues $680,985 million
+    assert [(Decimal(x.value), str(x.period_end)) for x in rows(a, "revenue", period="FY")] == \
+        [(Decimal("680985000000"), "2025-01-31")]
+
+
 def test_a_month_named_quarter_is_the_companys_fiscal_quarter(us):
     a = us.ask("Apple revenue in the March 2025 quarter")
     r = rows(a, "revenue")
