@@ -273,6 +273,15 @@ def test_trend_over_own_fiscal_years(us):
     assert got == {2024: Decimal("159514000000"), 2023: Decimal("152669000000"), 2022: Decimal("157403000000")}
 
 
+def test_cagr_over_own_fiscal_years(us):
+    a = us.ask("Home Depot revenue CAGR fiscal 2022-2024")
+    c = rows(a, "revenue_cagr")
+    # HD net sales fiscal 2022 157,403 and fiscal 2024 159,514 ($ millions): two years of growth
+    expected = (Decimal(159514) / Decimal(157403)) ** (Decimal(1) / 2) - 1
+    assert c and abs(Decimal(c[0].value) - expected) < Decimal("1e-9")
+    assert "fiscal 2022–2024" in a.answer
+
+
 def test_ttm_to_a_named_quarter(us):
     a = us.ask("Apple TTM revenue to Q2 fiscal 2025")
     t = rows(a, "revenue_ttm")
