@@ -1,8 +1,8 @@
 """``Filings``: the Python facade analysts use in notebooks.
 
     from filings import Filings
-    f = Filings()                       # warehouse in $FILINGS_HOME or ./.filings
-    f.ingest("../shared/corpus/us/ixbrl")
+    f = Filings()                       # warehouse in $FILINGS_HOME or ./.filings; reads never block a writer
+    f.ingest("../shared/corpus/us/ixbrl")  # the writer for this call (waits for, or refuses, another one)
     f.metrics("AAPL", years=(2022, 2024), metrics=["revenue", "net_income_parent"])
     f.sql("SELECT * FROM financial_metrics WHERE metric_name = 'revenue'")
 
@@ -14,6 +14,7 @@ from __future__ import annotations
 import datetime as dt
 import warnings
 from collections.abc import Callable
+from contextlib import contextmanager
 from decimal import Decimal
 from pathlib import Path
 
@@ -23,34 +24,65 @@ from filings import export
 from schema import limits
 from schema.errors import FilingsError
 from warehouse import ingest as ingest_mod
-from warehouse import lookup, sql as sql_mod, store
+from warehouse import lookup, sql as sql_mod, store, versions
 
 
 class Filings:
-    def __init__(self, home: str | Path | None = None, read_only: bool = False):
+    """``read_only``: None (the default) reads the current published version of the warehouse, and each write
+    method (:meth:`ingest`, :meth:`update`, :meth:`index_missing`) is the writer for the length of its call
+    (``warehouse.writer``: the lock, a private copy, versions published as it goes); True refuses writing;
+    False is the writer from the first use until :meth:`close` (the lock held; reads see its own writes).
+    A reader notices a newer published version and reopens on the next call; it never blocks a writer and
+    never writes a byte (query vectors stay in memory)."""
+
+    def __init__(self, home: str | Path | None = None, read_only: bool | None = None):
         self.home = store.home_dir(home)
         self.read_only = read_only
-        self._con = None
+        self._con = None  # the reader's connection, to the version in ``_version``
+        self._version: Path | None = None
+        self._index = None  # the reader's index (its own view of the version's shards)
         self._router = None
-        self._index = None
         self._searcher = None
+        self._bound = None  # the connection router and searcher were built on
+        self._writer = None  # warehouse.writer.Writer while writing
+        self._writer_index = None
+        self.index_failures: list[tuple[str, str]] = []  # (doc_name, reason) of the last index_missing
 
     # connections -------------------------------------------------------------------------------
     @property
     def con(self):
+        if self._writer is None and self.read_only is False:
+            self._open_writer()
+        if self._writer is not None:
+            return self._writer.con
+        if self._con is not None and versions.current_db(self.home) != self._version:
+            self._close_reader()  # a newer version was published: read that one from now on
         if self._con is None:
-            self._con = store.connect(self.home, read_only=self.read_only)
+            self._version = versions.current_db(self.home)
+            self._con = store.connect(self.home, read_only=True)
         return self._con
 
+    @property
+    def index(self):
+        """The narrative search index (embedded Qdrant shards of the version read, or a server by
+        FILINGS_QDRANT_URL)."""
+        from vectorstore.index import NarrativeIndex
+
+        self.con  # noqa: B018  (opens, or moves to, the current version first)
+        if self._writer is not None:
+            return self._writer_idx()
+        if self._index is None:
+            if not self._version.exists() and self._version != versions.link_path(self.home):
+                self._close_reader()  # its version was removed since it was opened: read the current one
+                self.con  # noqa: B018
+            self._index = NarrativeIndex(self.home, shards=self._version.parent / versions.QDRANT, read_only=True)
+        return self._index
+
     def close(self) -> None:
-        if self._index is not None:
-            self._index.close()
-            self._index = None
-        if self._con is not None:
-            self._con.close()
-            self._con = None
-            self._router = None
-            self._searcher = None
+        try:
+            self._close_writer()
+        finally:
+            self._close_reader()
 
     def __enter__(self) -> Filings:
         return self
@@ -58,49 +90,166 @@ class Filings:
     def __exit__(self, *exc) -> None:
         self.close()
 
-    @property
-    def index(self):
-        """The narrative search index (embedded Qdrant under the home, or a server by FILINGS_QDRANT_URL)."""
-        if self._index is None:
-            from vectorstore.index import NarrativeIndex
+    def _close_reader(self) -> None:
+        if self._index is not None:
+            self._index.close()
+            self._index = None
+        if self._con is not None:
+            self._con.close()
+            self._con = None
+        self._router = self._searcher = self._bound = None
 
-            self._index = NarrativeIndex(self.home)
-        return self._index
+    def _open_writer(self) -> None:
+        from warehouse.writer import Writer
+
+        if self.read_only:
+            raise FilingsError(f"{self.home}: this Filings was opened read-only; write with Filings(home) or "
+                               "Filings(home, read_only=False)")
+        self._writer = Writer(self.home)
+        self._writer.hooks.append(self._publish_index)
+        self._router = self._searcher = self._bound = None
+
+    def _close_writer(self) -> None:
+        writer, self._writer = self._writer, None
+        if writer is None:
+            return
+        try:
+            writer.publish()
+        finally:
+            if self._writer_index is not None:
+                self._writer_index.close()
+                self._writer_index = None
+            writer.close(publish=False)
+            self._router = self._searcher = self._bound = None
+            self._close_reader()
+
+    @contextmanager
+    def _writing(self):
+        """The writer for one write method: the facade's own (read_only=False, or an enclosing call), else one
+        opened for this call and closed (published) at its end."""
+        if self._writer is not None or self.read_only is False:
+            _ = self.con
+            yield self._writer
+            return
+        self._open_writer()
+        try:
+            yield self._writer
+        finally:
+            self._close_writer()
+
+    def _writer_idx(self):
+        """The writer's index: its private copy of the shards (copied from the current version on first use)."""
+        from vectorstore.engines import publish_shards
+        from vectorstore.index import NarrativeIndex
+
+        if self._writer_index is None:
+            private = self._writer.private / versions.QDRANT
+            published = versions.qdrant_dir(self.home)
+            index = NarrativeIndex(self.home, shards=private)
+            if not index.url and not private.exists() and published.is_dir():
+                publish_shards(published, private)
+            self._writer_index = index
+        return self._writer_index
+
+    def _publish_index(self, folder: Path, previous: Path) -> None:
+        """Writer hook: the new version's shards (the writer's, flushed; or the previous version's, linked)."""
+        from vectorstore.engines import link_tree, publish_shards
+
+        index = self._writer_index
+        if index is not None and index.url:
+            return
+        if index is not None and index.shards.is_dir():
+            index.flush()
+            publish_shards(index.shards, folder / versions.QDRANT)
+        elif (previous / versions.QDRANT).is_dir():
+            link_tree(previous / versions.QDRANT, folder / versions.QDRANT)
 
     # writing ------------------------------------------------------------------------------------
     def ingest(self, *paths: str | Path, on_progress: Callable | None = None,
                on_total: Callable[[int], None] | None = None, index: bool = True) -> ingest_mod.IngestReport:
-        """Ingest files / folders; with ``index`` (default) narrative units are embedded and indexed too."""
-        on_stored = (lambda parsed: self.index.index_document(parsed, Path(parsed.info.file_name).stem)) if index else None
-        return ingest_mod.ingest(self.con, paths, on_progress=on_progress, on_total=on_total, on_stored=on_stored)
+        """Ingest files / folders; with ``index`` (default) narrative units are embedded and indexed too, and
+        documents already stored whose index is missing, failed or stale are indexed. Readers see each
+        document whole once it is published (after it, every few seconds, and at the end)."""
+        with self._writing() as writer:
+            def progress(result) -> None:
+                writer.changed()
+                if on_progress:
+                    on_progress(result)
+                writer.maybe_publish()
+
+            on_stored = (lambda parsed: self._index_one(parsed, Path(parsed.info.file_name).stem)) if index else None
+            report = ingest_mod.ingest(writer.con, paths, on_progress=progress, on_total=on_total,
+                                       on_stored=on_stored)
+            if index:
+                ids = {r.document_id for r in report.results if r.status == "unchanged" and r.document_id}
+                report.indexed = self.index_missing(only_ids=ids) if ids else 0
+            return report
+
+    def _index_one(self, parsed, doc_name: str) -> int:
+        """Index one stored document with the writer and record its index state (indexed or failed)."""
+        from vectorstore.index import collection_for
+
+        index, con = self._writer_idx(), self._writer.con
+        name = collection_for(parsed.info.market)
+        self._writer.changed()
+        try:
+            units = index.index_document(parsed, doc_name)
+        except Exception as exc:  # recorded: `filings index` and `filings update` retry it
+            reason = str(exc) if isinstance(exc, FilingsError) else f"{type(exc).__name__}: {exc}"
+            _index_state(con, parsed.info.document_id, name, None, 0, "failed", reason)
+            raise FilingsError(f"{doc_name}: stored, but indexing failed ({reason}); `filings index` retries it") \
+                from None
+        card = index.model_card(name) if units else None
+        _index_state(con, parsed.info.document_id, name, card["embedding_model"] if card else None, units,
+                     "indexed", None)
+        return units
 
     def index_missing(self, on_progress: Callable | None = None, only: list[str] | None = None,
-                      rebuild: bool = False) -> int:
-        """Index documents stored without search units (ingested with ``index=False``); ``only``: doc_names to
-        consider (default all). ``rebuild`` drops the collections first and indexes every stored document again
-        (after a change of chunking, tokenising or payload; embeddings come from the cache). Returns the number
-        of documents indexed."""
+                      rebuild: bool = False, only_ids: set[str] | None = None) -> int:
+        """Index the stored documents whose index state (table ``index_state``) is missing, failed or stale
+        (embedded with another model than its collection's now); ``only``: doc_names (``only_ids``: document
+        ids) to consider (default all). ``rebuild`` drops the collections first and indexes every stored
+        document again (after a change of chunking, tokenising or payload; embeddings come from the cache).
+        Returns the number of documents indexed; failures are in ``self.index_failures``."""
         from vectorstore.index import MARKETS, collection_for
         from warehouse.lookup import stored_document
 
-        if rebuild:
-            for market in MARKETS:
-                if self.index.engine.has_collection(collection_for(market)):
-                    self.index.engine.drop_collection(collection_for(market))
-        done = 0
-        rows = self.con.execute("SELECT document_id, doc_name FROM documents ORDER BY document_id").fetchall()
-        for document_id, name in rows:
-            if only is not None and name not in only:
-                continue
-            parsed, doc_name = stored_document(self.con, document_id)
-            name = collection_for(parsed.info.market)
-            if self.index.engine.has_collection(name) and self.index.engine.count(name, {"document_id": document_id}):
-                continue
-            self.index.index_document(parsed, doc_name)
-            done += 1
-            if on_progress:
-                on_progress(doc_name)
-        return done
+        self.index_failures = []
+        with self._writing() as writer:
+            index, con = self._writer_idx(), writer.con
+            if rebuild:
+                for market in MARKETS:
+                    if index.engine.has_collection(collection_for(market)):
+                        index.engine.drop_collection(collection_for(market))
+                con.execute("DELETE FROM index_state")
+                writer.changed()
+            done = 0
+            rows = con.execute("SELECT d.document_id, d.doc_name, d.market, s.status, s.model, s.units FROM documents d "
+                               "LEFT JOIN index_state s USING (document_id) ORDER BY d.document_id").fetchall()
+            for document_id, name, market, status, model, units in rows:
+                if (only is not None and name not in only) or (only_ids is not None and document_id not in only_ids):
+                    continue
+                collection = collection_for(market)
+                card = index.model_card(collection)
+                if status == "indexed" and (units == 0 or (card and model == card["embedding_model"])):
+                    continue
+                if status is None and card and index.engine.count(collection, {"document_id": document_id}):
+                    # indexed before index states were recorded
+                    _index_state(con, document_id, collection, card["embedding_model"],
+                                 index.engine.count(collection, {"document_id": document_id}), "indexed", None)
+                    writer.changed()
+                    continue
+                parsed, doc_name = stored_document(con, document_id)
+                try:
+                    self._index_one(parsed, doc_name)
+                except FilingsError as exc:
+                    self.index_failures.append((doc_name, str(exc)))
+                    continue
+                done += 1
+                if on_progress:
+                    on_progress(doc_name)
+                writer.maybe_publish()
+            return done
 
     # fetching -------------------------------------------------------------------------------------
     def fetch(self, *watchlist: str | Path, since=None, forms: list[str] | str = (), languages: list[str] | str = (),
@@ -121,43 +270,69 @@ class Filings:
         from warehouse import update as update_mod
         from warehouse.sources.watchlist import watch_entries
 
+        if self.read_only:
+            raise FilingsError(f"{self.home}: this Filings was opened read-only; update with Filings(home)")
+        opened = self._writer is None and self.read_only is not False
+
+        def connect():  # after the fetch: the network part holds no writer lock
+            if self._writer is None:
+                self._open_writer()
+            return self._writer.con
+
         def on_removed(document_id: str, market: str | None) -> None:
             from vectorstore.index import collection_for
 
-            if self.index.exists() and self.index.engine.has_collection(collection_for(market)):
-                self.index.engine.delete_document(collection_for(market), document_id)
+            index = self._writer_idx()
+            if index.exists() and index.engine.has_collection(collection_for(market)):
+                index.engine.delete_document(collection_for(market), document_id)
+            self._writer.con.execute("DELETE FROM index_state WHERE document_id = ?", [document_id])
+            self._writer.changed()
 
-        report = update_mod.update(lambda: self.con, self.home, watch_entries([str(w) for w in watchlist]),
-                                   ingest=lambda paths: self.ingest(*paths, index=index), on_removed=on_removed,
-                                   since=_date(since), forms=_words(forms), languages=_words(languages),
-                                   on_event=on_event)
-        if index:  # documents an earlier, interrupted run stored but did not index
-            ids = [i.document_id for i in report.items if i.status == "unchanged" and i.document_id]
-            names = [r[0] for r in self.con.execute("SELECT doc_name FROM documents WHERE document_id IN "
-                                                    "(SELECT unnest(?))", [ids]).fetchall()] if ids else []
-            report.indexed = self.index_missing(only=names) if names else 0
+        try:
+            report = update_mod.update(connect, self.home, watch_entries([str(w) for w in watchlist]),
+                                       ingest=lambda paths: self.ingest(*paths, index=index), on_removed=on_removed,
+                                       since=_date(since), forms=_words(forms), languages=_words(languages),
+                                       on_event=on_event)
+            if index:  # documents an earlier, interrupted run stored but did not index (or whose index failed)
+                ids = {i.document_id for i in report.items if i.status == "unchanged" and i.document_id}
+                report.indexed = self.index_missing(only_ids=ids) if ids else 0
+        finally:
+            if opened:
+                self._close_writer()
         return report
 
     # questions -----------------------------------------------------------------------------------
+    def _bind(self):
+        """The connection of this call; router and searcher are rebuilt when it changed (a newer version)."""
+        con = self.con
+        if self._bound is not con:
+            self._router = self._searcher = None
+            self._bound = con
+        return con
+
     @property
     def router(self):
+        self._bind()
         if self._router is None:
             from router.answer import Router
             from router.search_route import make_searcher
 
-            searcher = make_searcher(self.searcher) if self.searcher.available else None
-            self._router = Router(self.con, searcher=searcher, home=self.home)
+            pipeline = self.searcher
+            searcher = make_searcher(pipeline) if pipeline.available else None
+            self._router = Router(self._bind(), searcher=searcher, home=self.home)
         return self._router
 
     @property
     def searcher(self):
         """The one search pipeline (router.search.SearchPipeline) over this warehouse's index."""
+        index = self.index  # first: it may move to the current version (the one it was opened on was removed)
+        con = self._bind()
         if self._searcher is None:
             from router.plan import Planner
             from router.search import SearchPipeline
 
-            planner = self._router.planner if self._router is not None else Planner(self.con)
-            self._searcher = SearchPipeline(self.con, self.index, planner)
+            planner = self._router.planner if self._router is not None else Planner(con)
+            self._searcher = SearchPipeline(con, index, planner)
         return self._searcher
 
     def search(self, query: str, company: str | None = None, year: int | None = None, section: str | None = None,
@@ -298,3 +473,9 @@ def _date(value) -> dt.date | None:
         return dt.date.fromisoformat(str(value))
     except ValueError:
         raise FilingsError(f"since must be a date like 2024-01-31 (got {value!r})") from None
+
+
+def _index_state(con, document_id: str, collection: str, model: str | None, units: int, status: str,
+                 reason: str | None) -> None:
+    con.execute("INSERT OR REPLACE INTO index_state VALUES (?, ?, ?, ?, ?, ?, ?)",
+                [document_id, collection, model, units, status, reason, dt.datetime.now()])

@@ -43,8 +43,10 @@ def ingest(paths: Annotated[list[Path], typer.Argument(help="Files or folders, a
            home: HomeOpt = None, as_json: JsonOpt = False,
            no_index: Annotated[bool, typer.Option("--no-index", help="Store pages, facts and metrics only; "
                                                   "no search units (run `filings index` later)")] = False) -> None:
-    """Ingest filings (idempotent: documents are keyed by content). Exit status 1 if any document failed."""
-    with Filings(home) as f, Progress(TextColumn("[bold]ingest"), BarColumn(), MofNCompleteColumn(),
+    """Ingest filings (idempotent: documents are keyed by content). Exit status 1 if any document failed.
+    Readers (every other command, notebooks, the viewer) keep working meanwhile and see each document whole
+    once it is published; a second writer waits FILINGS_WRITER_WAIT seconds, then refuses."""
+    with Filings(home, read_only=False) as f, Progress(TextColumn("[bold]ingest"), BarColumn(), MofNCompleteColumn(),
                                       TimeElapsedColumn(), TextColumn("{task.description}"), console=err,
                                       disable=as_json or not err.is_terminal) as progress:
         task = progress.add_task("", total=None)
@@ -61,13 +63,17 @@ def ingest(paths: Annotated[list[Path], typer.Argument(help="Files or folders, a
 def index(home: HomeOpt = None,
           rebuild: Annotated[bool, typer.Option("--rebuild", help="Drop the search index and rebuild it from every "
                                                 "stored document (embeddings come from the cache)")] = False) -> None:
-    """Build search units for documents stored without them (after `ingest --no-index`)."""
-    with Filings(home) as f, Progress(TextColumn("[bold]index"), TextColumn("{task.description}"),
+    """Build search units for documents whose index is missing (after `ingest --no-index`), failed or stale."""
+    with Filings(home, read_only=False) as f, Progress(TextColumn("[bold]index"), TextColumn("{task.description}"),
                                       TimeElapsedColumn(), console=err, disable=not err.is_terminal) as progress:
         task = progress.add_task("", total=None)
         n = f.index_missing(on_progress=lambda name: progress.update(task, description=markup_safe(name)),
                             rebuild=rebuild)
     out.print(f"indexed {n} document(s)")
+    for name, reason in f.index_failures:
+        line(err, ("failed:", "red"), f" {name}: {reason}")
+    if f.index_failures:
+        raise typer.Exit(1)
 
 
 @app.command()

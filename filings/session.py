@@ -1,7 +1,9 @@
 """One read-only facade shared by a server's request threads (the web viewer, the MCP server).
 
 DuckDB connections and the embedded Qdrant engine are used by one thread at a time: every use of
-``session.filings`` holds ``session.lock``.
+``session.filings`` holds ``session.lock``. The facade reads the published version of the warehouse and moves
+to a newer one between calls (README "Readers and the writer"): a server never blocks an ingest, and sees
+each document once it is published.
 """
 
 from __future__ import annotations

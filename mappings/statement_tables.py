@@ -141,6 +141,74 @@ def printed_titles() -> dict[str, tuple[str, bool]]:
 
 
 @dataclass(frozen=True)
+class CasCells:
+    blank: frozenset[str]
+    note_ref: re.Pattern
+    note_tail: re.Pattern
+    percent_points: re.Pattern
+
+
+def _section_patterns(section: str, keys: tuple[str, ...], flags: int = 0) -> list[re.Pattern]:
+    """The compiled patterns ``keys`` of one section, in order; every one must be there."""
+    spec = _data().get(section) or {}
+    missing = [k for k in keys if not spec.get(k)]
+    if missing:
+        raise _fail(f"{section}: missing {missing}")
+    return [_compile(spec[k], f"{section}.{k}", flags) for k in keys]
+
+
+@lru_cache(maxsize=1)
+def cas_cells() -> CasCells:
+    """A-share cell vocabulary (``cas_cells``): blank words and note-reference patterns."""
+    blank = (_data().get("cas_cells") or {}).get("blank")
+    if not blank:
+        raise _fail("cas_cells: missing ['blank']")
+    return CasCells(frozenset(str(x) for x in blank),
+                    *_section_patterns("cas_cells", ("note_ref", "note_tail", "percent_points")))
+
+
+@lru_cache(maxsize=1)
+def cas_header_words() -> re.Pattern:
+    """A word of an A-share column header line (``cas_columns.header_words``)."""
+    spec = (_data().get("cas_columns") or {}).get("header_words")
+    if not spec:
+        raise _fail("cas_columns.header_words: missing")
+    return _compile(spec, "cas_columns.header_words")
+
+
+@dataclass(frozen=True)
+class HkRows:
+    connector_end: re.Pattern
+    dependent: re.Pattern
+    statement_end: re.Pattern
+    period_line: re.Pattern
+    footer: re.Pattern
+
+
+@lru_cache(maxsize=1)
+def hk_rows() -> HkRows:
+    """HK row vocabulary (``hk_rows``), compiled case-insensitive."""
+    return HkRows(*_section_patterns("hk_rows", ("connector_end", "dependent", "statement_end", "period_line",
+                                                 "footer"), re.I))
+
+
+@lru_cache(maxsize=1)
+def cas_label_tail() -> re.Pattern:
+    """A label-only line that ends the label above it (``cas_label_tail``)."""
+    return _compile(_data().get("cas_label_tail") or "(?!)", "cas_label_tail")
+
+
+@lru_cache(maxsize=1)
+def cas_cash_identity() -> tuple[re.Pattern, tuple[re.Pattern, ...]]:
+    """(net change in cash, its parts) of an A-share cash-flow statement, as label patterns."""
+    spec = _data().get("cas_cash_identity") or {}
+    if not spec.get("total") or not spec.get("parts"):
+        raise _fail("cas_cash_identity: needs total and parts")
+    return (_compile(spec["total"], "cas_cash_identity.total"),
+            tuple(_compile(p, f"cas_cash_identity.parts[{i}]") for i, p in enumerate(spec["parts"])))
+
+
+@dataclass(frozen=True)
 class SpanRule:
     pattern: re.Pattern
     months: int

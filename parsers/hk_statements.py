@@ -29,180 +29,36 @@ Money values are scaled to base units from the statement's unit line (``HK$'000`
 ``S$'000``, ``千港元``, ``HK$``, ``HK$ million``); per-share rows are not scaled and cents are divided by
 100 (``original_unit`` keeps "HK cents"). Each column becomes a period from the fiscal year end month:
 year ``2021`` of a September year end is 2020-10-01..2021-09-30 (durations) or 2021-09-30 (instants).
+
+Shared with the other markets' readers: cells of a line (``statement_lines``), column headers
+(``statement_columns``), unit lines (``statement_units``), titled blocks over pages (``statement_tables``).
 """
 
 from __future__ import annotations
 
 import datetime as dt
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from decimal import Decimal
 
-from mappings.statement_tables import printed_titles
+from mappings.statement_tables import hk_rows
 from parsers import statement_periods as periods
+from parsers.statement_columns import hk_column_date, hk_header_columns
+from parsers.statement_lines import CJK, hk_values_from_right, parse_hk_amount, split_languages, strip_hk_note
 from parsers.statement_reads import ReadLog, StatementResult
-from parsers.statement_units import rule_unit
+from parsers.statement_tables import NOISE_LINE, TitledBlock, compact_text, find_titled_blocks, title_kind
+from parsers.statement_units import hk_unit_line
 from schema.models import DocumentInfo, Fact, Page
 
 PARSER_VERSION = "hk_statements/1"
 
-# ---------------------------------------------------------------------------------------------- titles
-
-
-def _compact(text: str) -> str:
-    return re.sub(r"\s+", "", text).casefold()
-
-
-_CJK = re.compile(r"[\u3000-\u303f\u3400-\u9fff\uff00-\uffef]")
-
-
-def _split_lang(text: str) -> tuple[str, str]:
-    """(English part, Chinese part) of a bilingual cell text: English is what precedes the first CJK."""
-    m = _CJK.search(text)
-    if not m:
-        return text.strip(), ""
-    return text[: m.start()].strip(), text[m.start() :].strip()
-
-
-_TRAIL = re.compile(r"(\(continued\)|（續）|\(續\)|續)$")
-_LEAD_NUM = re.compile(r"^(\d{1,2}\.?|\([a-z]\))")
-
-_TITLES = printed_titles()  # mappings/statements.yaml `printed` + statement_tables.yaml summary titles
-
-
-def _title_kind(line: str, nxt: str = "") -> tuple[str, bool] | None:
-    """The statement a title line names, or None. Tries the line, then the line joined with the next
-    (titles wrapped over two lines)."""
-    for text in (line, f"{line} {nxt}" if nxt else None):
-        if not text:
-            continue
-        en, zh = _split_lang(text)
-        en_c = _TRAIL.sub("", _LEAD_NUM.sub("", _compact(en)))
-        zh_c = _TRAIL.sub("", re.sub(r"^\d{1,2}\.", "", _compact(zh)))
-        if en_c:
-            hit = _TITLES.get(en_c)
-            if hit and (not zh_c or zh_c in _TITLES):
-                return hit
-        elif zh_c and zh_c in _TITLES:
-            return _TITLES[zh_c]
-    return None
-
-
-# ------------------------------------------------------------------------------------- headers, units
-
-_ZH_DIGITS = {"零": "0", "〇": "0", "一": "1", "二": "2", "三": "3", "四": "4", "五": "5", "六": "6",
-              "七": "7", "八": "8", "九": "9"}
-_YEAR_TOKEN = re.compile(r"^(?:(?:19|20)\d\d|[零〇一二三四五六七八九]{4}年|\d{1,2}/\d{1,2}/(?:19|20)\d\d)$")
-_HEADER_FILLER = {"notes", "note", "附註", "(restated)", "（經重列）", "(經重列)", "restated"}
-
-
-def _header_columns(line: str) -> list[str] | None:
-    toks = [t for t in line.split() if t.casefold() not in _HEADER_FILLER]
-    if toks and all(_YEAR_TOKEN.match(t) for t in toks):
-        return toks
-    return None
-
-
-def _column_date(col: str, fye_month: int, fye_day: int | None) -> tuple[int, dt.date | None]:
-    """(fiscal year, explicit date or None) of a column header."""
-    m = re.match(r"^(\d{1,2})/(\d{1,2})/(\d{4})$", col)
-    if m:
-        d = dt.date(int(m.group(3)), int(m.group(2)), int(m.group(1)))
-        return d.year, d
-    if col.endswith("年"):
-        col = "".join(_ZH_DIGITS.get(c, "") for c in col[:-1])
-    return int(col), None
-
-
-_UNIT_TOKEN = re.compile(
-    r"^(?:HK\$|RMB|S\$|US\$)\s*[’'‘`]?\s*(?:000|million)?$|^(?:千港元|港元|人民幣千元|人民幣元|千新加坡元|港仙)$"
-)
-
-
-def _unit_line(line: str) -> tuple[str, str, int] | None:
-    """(printed unit, currency, scale) when the line is a units line ("Notes HK$'000 HK$'000")."""
-    line = re.sub(r"(HK\$|RMB|S\$|US\$)\s+(million)\b", lambda m: f"{m.group(1)}\u00a0{m.group(2)}", line)  # "HK$ million": one token
-    toks = [t for t in line.split(" ") if t and t.casefold() not in _HEADER_FILLER]
-    if not toks or not all(_UNIT_TOKEN.match(t.replace("\u00a0", "")) for t in toks):
-        return None
-    for tok in toks:
-        hit = rule_unit("hk", tok.replace("\u00a0", " "))
-        if hit:
-            return tok.replace("\u00a0", " "), hit[0], hit[1]
-    return None
-
-
-# ------------------------------------------------------------------------------------------ row values
-
-_NUM = r"\(?-?\d[\d,]*(?:\.\d+)?\)?"
-_VALUE = re.compile(
-    r"(?:^|(?<=\s))("
-    r"HK\s?\(?\d[\d,]*(?:\.\d+)?\)?\s?cents"  # HK(8.55) cents
-    r"|(?:HK\$|RMB|S\$|US\$)?" + _NUM + r"(?:\s?(?:HK\s?cents|cents|港仙|仙))?"
-    r"|[–—\-−]"
-    r")$"
-)
-_NOTE_REF = re.compile(  # case-sensitive: "(a)" is a note, "(RMB)" is not
-    r"\s+(?:[Nn]otes?\s*)?(?:\d{1,2}(?:\.\d{1,2})?(?:\([a-z0-9]{1,4}\))?(?:\s*,\s*\d{1,2}(?:\([a-z0-9]{1,4}\))?)*"
-    r"|\([a-z]{1,4}\)|[a-h]|[ivx]{1,4})$"
-)
-
-
-def _values_from_right(line: str) -> list[tuple[str, int]]:
-    """Numeric tokens at the end of the line, rightmost last, each with its start offset."""
-    out: list[tuple[str, int]] = []
-    end = len(line)
-    while True:
-        m = _VALUE.search(line[:end].rstrip())
-        if not m:
-            break
-        out.append((m.group(1), m.start(1)))
-        end = m.start(1)
-        if end == 0:
-            break
-    out.reverse()
-    return out
-
-
-def _strip_note(label: str) -> str:
-    label = label.strip()
-    while True:
-        new = _NOTE_REF.sub("", " " + label).strip()
-        if new == label or not new:
-            return label
-        label = new
-
-
-@dataclass
-class _Parsed:
-    value: Decimal | None
-    cents: bool
-
-
-def _parse_value(tok: str) -> _Parsed:
-    tok = tok.strip()
-    if re.fullmatch(r"[–—\-−]", tok):
-        return _Parsed(None, False)
-    cents = bool(re.search(r"cents|港仙|仙", tok))
-    core = re.sub(r"HK\s?cents|cents|港仙|仙|HK\$|RMB|S\$|US\$|HK", "", tok).strip()
-    neg = core.startswith("(") or core.startswith("-")
-    digits = core.strip("()-").replace(",", "")
-    value = Decimal(digits)
-    return _Parsed(-value if neg else value, cents)
-
 
 # ------------------------------------------------------------------------------------------- labels
 
-_CONNECTOR_END = re.compile(
-    r"(?:\b(?:of|and|in|to|on|at|for|from|through|by|with|the|a|an|or|under|into|over|less|net of|"
-    r"arising|between|within|per)|[,/&(–—\-])$",
-    re.IGNORECASE,
-)
-_DEPENDENT = re.compile(
-    r"^(?:owners? of the company|owners? ofthe company|equity holders of the company|non-controlling interests?"
-    r"|basic|diluted|basic and diluted|本公司擁有人|非控股權益|基本|攤薄|基本及攤薄)\b",
-    re.IGNORECASE,
-)
+_ROWS = hk_rows()  # mappings/statement_tables.yaml `hk_rows`: label joining and statement ends
+
+_CONNECTOR_END = _ROWS.connector_end
+_DEPENDENT = _ROWS.dependent
 _DASH_START = re.compile(r"^[–—\-－−]")
 _PER_SHARE = re.compile(r"per share|每股", re.IGNORECASE)
 _EPS_ROW = re.compile(r"^(?:[–—\-－−]\s*)?(?:basic|diluted|基本|攤薄)", re.IGNORECASE)
@@ -226,22 +82,9 @@ def _joins(prev: str, nxt: str) -> bool:
     return _is_caps(prev) and _is_caps(nxt)
 
 
-_NOISE = re.compile(
-    r"^(?:[–—\-_=·.]+|–\s*\d+\s*–|-\s*\d+\s*-|B_table.*|N_table.*|\d{1,3}|\(restated\)(?:\s+\(restated\))*"
-    r"|\*?\s*less than .*)$",
-    re.IGNORECASE,
-)
-_FOOTER = re.compile(r"annualreport|年報|interimreport|中期報告", re.IGNORECASE)
-_END = re.compile(
-    r"approved and authorised|approved by the board|signed on its behalf|read in conjunction"
-    r"|accompanying notes|financial statements on pages|^notes?:|^\*|details of ?dividends|董事會於|載於第"
-    r"|statement of ?financial position was approved|statement of financial position of the company was approved",
-    re.IGNORECASE,
-)
-_PERIOD_LINE = re.compile(
-    r"^(?:for the ?year ended|for the ?period|year ended|as at|at\s?\d|截至|於\s*(?:\d|二)|止年度|as at \d)",
-    re.IGNORECASE,
-)
+_FOOTER = _ROWS.footer
+_END = _ROWS.statement_end
+_PERIOD_LINE = _ROWS.period_line
 
 
 # ------------------------------------------------------------------------------------------ engine
@@ -253,13 +96,6 @@ class _Column:
     fiscal_year: int
     date: dt.date | None
     group: str | None = None  # e.g. "Remaining Business" (6068); None for the total column
-
-
-@dataclass
-class _Block:
-    statement: str
-    consolidated: bool
-    segments: list[tuple[int, int]] = field(default_factory=list)  # (page index, start line)
 
 
 _fy_end = periods.fy_end
@@ -288,7 +124,7 @@ class _Reader:
         return prev + dt.timedelta(days=1), end, "duration"
 
     # ----- one statement
-    def read_block(self, block: _Block, pages: list[Page]) -> None:
+    def read_block(self, block: TitledBlock, pages: list[Page]) -> None:
         st = _State(block)
         for seg_no, (pi, start) in enumerate(block.segments):
             page = pages[pi]
@@ -299,43 +135,43 @@ class _Reader:
                     break
 
     def _label_parts(self, text: str) -> str:
-        en, zh = _split_lang(text)
+        en, zh = split_languages(text)
         if self.zh_only:
-            return (en + zh).strip() if not en or _CJK.search(text) else en
+            return (en + zh).strip() if not en or CJK.search(text) else en
         return en
 
     def _line(self, st: "_State", page_no: int, row: int, line: str, first: bool) -> bool:
         """Consume one line; False ends the page segment."""
-        if not line or _NOISE.match(line):
+        if not line or NOISE_LINE.match(line):
             return True
-        if _FOOTER.search(_compact(line)) and len(line) < 90:
+        if _FOOTER.search(compact_text(line)) and len(line) < 90:
             return True
         if st.in_header:
-            if _title_kind(line):
+            if title_kind(line):
                 return True
         if _END.search(line):
             return False
-        cols = _header_columns(line)
+        cols = hk_header_columns(line)
         if cols:
             st.set_columns(cols, self)
             st.pending, st.heading, st.heading_used, st.last_row = [], None, True, None
             st.in_header = False
             st.after_header = True
             return True
-        unit = _unit_line(line)
+        unit = hk_unit_line(line)
         if unit:
             if not st.unit_on_page:  # "HK$'000" then "千港元": keep the first (English) spelling
                 st.unit, st.unit_on_page = unit, True
             return True
         if st.in_header or st.columns is None:
-            if not _PERIOD_LINE.match(line) and not _title_kind(line):
+            if not _PERIOD_LINE.match(line) and not title_kind(line):
                 st.superheader.append(line)
             return True
         if st.statement == "key_figures":
             self._key_section(st, line)
         if st.after_header and (_PERIOD_LINE.match(line) or re.fullmatch(r"[^\d]*(?:止年度|九月三十日|三月三十一日)+[^\d]*", line)):
             return True  # period captions between column header lines
-        vals = _values_from_right(line)
+        vals = hk_values_from_right(line)
         n = len(st.columns)
         counts = sorted({n, len(st.year_groups)}, reverse=True)
         use = next((c for c in counts if len(vals) >= c), None)
@@ -344,12 +180,12 @@ class _Reader:
             return True
         st.after_header = False
         label_text = line[: vals[-use][1]].strip()
-        self._row(st, page_no, row, _strip_note(label_text), [v for v, _ in vals[-use:]])
+        self._row(st, page_no, row, strip_hk_note(label_text), [v for v, _ in vals[-use:]])
         return True
 
     # ----- text lines (no values)
     def _text(self, st: "_State", line: str) -> None:
-        text = self._label_parts(_strip_note(line))
+        text = self._label_parts(strip_hk_note(line))
         if not text:  # a Chinese-only wrap line on a bilingual page
             return
         st.after_header = False
@@ -398,7 +234,7 @@ class _Reader:
                 st.set_heading(" ".join(st.pending))
             label = text
         st.pending = []
-        if label and st.heading and _compact(label) == _compact(st.heading):
+        if label and st.heading and compact_text(label) == compact_text(st.heading):
             st.heading_used = True  # the heading's own total row
         if dependent and st.heading:
             parent = st.heading.rstrip(":：").strip()
@@ -433,7 +269,7 @@ class _Reader:
                 kind, opening = "instant", True
         made: list[Fact] = []
         for ci, (tok, col) in enumerate(zip(tokens, cols)):
-            parsed = _parse_value(tok)
+            parsed = parse_hk_amount(tok)
             if parsed.value is None:
                 continue
             start, end, ptype = self._period(col, kind)
@@ -503,7 +339,7 @@ def _key_kind(label: str | None, section: str) -> str:
 
 
 class _State:
-    def __init__(self, block: _Block):
+    def __init__(self, block: TitledBlock):
         self.statement = block.statement
         self.consolidated = block.consolidated
         self.columns: list[_Column] | None = None
@@ -535,7 +371,7 @@ class _State:
     def set_columns(self, tokens: list[str], reader: _Reader) -> None:
         cols = []
         for tok in tokens:
-            fy, date = _column_date(tok, reader.fye_month, reader.fye_day)
+            fy, date = hk_column_date(tok, reader.fye_month, reader.fye_day)
             cols.append(_Column(tok, fy, date))
         if self.columns is not None and [c.header for c in self.columns] != tokens and len(self.columns) == len(cols):
             # the same columns printed again in the other language (2021 / 二零二一年): keep the first
@@ -559,7 +395,7 @@ class _State:
 def _group_names(lines: list[str], count: int) -> list[str]:
     """Names of the sub-columns of a year ("Remaining Business", "Affected Entities") from the header
     lines above the years (one word per sub-column per line)."""
-    rows = [ln.replace("*", "").split() for ln in lines if not _CJK.search(ln)]
+    rows = [ln.replace("*", "").split() for ln in lines if not CJK.search(ln)]
     rows = [r for r in rows if len(r) == count]
     if not rows:
         return []
@@ -572,56 +408,11 @@ def _group_names(lines: list[str], count: int) -> list[str]:
     return seen
 
 
-# ------------------------------------------------------------------------------------------ locate
-
-
-def _find_blocks(pages: list[Page]) -> list[_Block]:
-    blocks: list[_Block] = []
-    prev: _Block | None = None
-    prev_page = -2
-    for pi, page in enumerate(pages):
-        lines = [ln.strip() for ln in page.text.split("\n")]
-        meaningful = [i for i, ln in enumerate(lines) if ln and not _NOISE.match(ln)]
-        found: tuple[int, tuple[str, bool]] | None = None
-        for rank, i in enumerate(meaningful):
-            nxt = lines[meaningful[rank + 1]] if rank + 1 < len(meaningful) else ""
-            kind = _title_kind(lines[i], nxt)
-            if not kind:
-                continue
-            consolidated = kind[1]
-            if consolidated and rank > 8:
-                continue  # consolidated titles head their page; deeper ones are prose or notes
-            if kind[0] == "key_figures" and rank > 3:
-                continue
-            # a statement has its column header soon after the title (tables of contents do not)
-            window = meaningful[rank + 1 : rank + 16]
-            if not any(_header_columns(lines[j]) for j in window):
-                continue
-            found = (i, kind)
-            break
-        if found:
-            i, (statement, consolidated) = found
-            if prev and prev.statement == statement and prev.consolidated == consolidated and prev_page == pi - 1:
-                prev.segments.append((pi, i))
-            else:
-                prev = _Block(statement, consolidated, [(pi, i)])
-                blocks.append(prev)
-            prev_page = pi
-            continue
-        # untitled continuation page (results announcements): starts with the column header
-        if prev and prev_page == pi - 1 and meaningful and _header_columns(lines[meaningful[0]]):
-            prev.segments.append((pi, meaningful[0]))
-            prev_page = pi
-            continue
-        prev = None
-    return blocks
-
-
 def statement_pages(pages: list[Page]) -> dict[str, list[int]]:
     """statement kind ("income", "balance", "cashflow", "key_figures", "company_balance") -> 1-based
     pages where it was found (for reports and tests)."""
     out: dict[str, list[int]] = {}
-    for b in _find_blocks(pages):
+    for b in find_titled_blocks(pages):
         key = b.statement if b.consolidated else f"company_{b.statement}"
         out.setdefault(key, []).extend(pages[pi].page for pi, _ in b.segments)
     return out
@@ -640,7 +431,7 @@ def read(pages: list[Page], info: DocumentInfo) -> StatementResult:
     if not info.company_metrics or info.form in ("fund_fs", "mda_extract"):
         return StatementResult([], [])
     reader = _Reader(info)
-    for block in _find_blocks(pages):
+    for block in find_titled_blocks(pages):
         before = len(reader.facts)
         reader.read_block(block, pages)
         made = reader.facts[before:]

@@ -12,9 +12,10 @@ import datetime as dt
 import re
 from dataclasses import dataclass
 
-from mappings.statement_tables import column_spans
+from mappings.statement_tables import cas_header_words, column_spans
 from parsers import statement_periods as periods
 from schema.fiscal import nominal_end
+from schema.models import DocumentInfo
 
 ANNUAL_FORMS = frozenset({"10-K", "20-F", "annual", "10-K405", "10-KT"})
 WEEKS_DAYS = 7  # a 52/53-week span is counted in weeks when its end is not a month end
@@ -139,3 +140,169 @@ def is_header_line(line: str) -> bool:
         return True
     rest = _YEAR.sub("", line)
     return bool(_YEAR.search(line)) and not re.search(r"\d", rest)
+
+
+# ------------------------------------------------------------------------------------ A-share columns
+
+CAS_DATE = re.compile(r"(\d{4})年(\d{1,2})月(\d{1,2})日")
+
+
+@dataclass
+class CasColumn:
+    name: str
+    role: str  # "cur", "prior", "prior2", "pct", "q", "ytd", "end", "open", "date", "year", "qtr"
+    before: bool = False  # 调整前 (restated comparatives: the value before restatement)
+    date: dt.date | None = None  # instant date; the end of a "qtr" column's quarter
+    start: dt.date | None = None  # first day of a "qtr" column's quarter
+    year: int | None = None
+
+
+CAS_HEADER_WORDS = cas_header_words()  # mappings/statement_tables.yaml `cas_columns.header_words`
+
+
+def is_cas_header_text(t: str) -> bool:
+    toks = t.split(" ")
+    return all(CAS_HEADER_WORDS.match(x) for x in toks if x)
+
+
+# Fragments of key-figure column headers wrapped in narrow cells (SZSE: "本年末比" / "上年末增" / "减").
+_CAS_KF_HEAD_EXTRA = re.compile(r"^(?:本年末?比\S*|\S*上年末?增\S*|减|末|元)$")
+
+
+def is_cas_kf_header_text(t: str) -> bool:
+    toks = [x for x in t.split(" ") if x]
+    return bool(toks) and all(CAS_HEADER_WORDS.match(x) or _CAS_KF_HEAD_EXTRA.match(x) for x in toks)
+
+
+def cas_statement_columns(header: str, kind: str, info: DocumentInfo) -> list[CasColumn]:
+    h = header.replace(" ", "")
+    h = re.sub(r"附注\S*?(?=\d{4}|本|上|期|$)", "", h)
+    if kind == "balance":
+        dates = [dt.date(int(a), int(b), int(c)) for a, b, c in CAS_DATE.findall(h)]
+        names = [f"{a}年{b}月{c}日" for a, b, c in CAS_DATE.findall(h)]
+        if len(dates) >= 2:
+            return [CasColumn(n, "date", date=d) for n, d in zip(names, dates)]
+        cols = []
+        for m in re.finditer(r"期末余额|本报告期末|期末数|期初余额|上年年末余额|上年度末|年初余额|期初数", h):
+            role = "end" if "末" in m.group(0) and "上年" not in m.group(0) and "期初" not in m.group(0) else "open"
+            if m.group(0) in ("期末余额", "期末数", "本报告期末"):
+                role = "end"
+            cols.append(CasColumn(m.group(0), role))
+        return cols  # no printed period header: no columns (a period is never assumed)
+    names: list[CasColumn] = []
+    for m in re.finditer(
+        r"(\d{4})年(?:度|前三季度|第[一二三四]季度|半年度|1-\d+月|1—\d+月)?(?:[（(][^）)]*[)）])?|本期发生额|上期发生额|"
+        r"本期金额|上期金额|本报告期|上年同期|本期数|上期数",
+        h,
+    ):
+        tok = m.group(0)
+        if m.group(1):
+            y = int(m.group(1))
+            role = "cur" if y == info.fiscal_year else "prior"
+            names.append(CasColumn(tok, role, year=y))
+        else:
+            names.append(CasColumn(tok, "cur" if tok.startswith("本") else "prior"))
+    paren = re.findall(r"[（(]\d+[-－—–]\d+月份?[)）]", h)
+    if len(names) == 2 and len(paren) == 2 and not any("（" in c.name or "(" in c.name for c in names):
+        for c, p in zip(names, paren):
+            c.name += p
+    if len(names) != 2:
+        return []  # no printed period header: no columns (a period is never assumed)
+    quarter_only = bool(re.search(r"7-9月|第三季度(?!.*1-9)", h)) and "1-9" not in h
+    if quarter_only:
+        for c in names:
+            c.role = "q_" + c.role
+    return names
+
+
+def cas_key_figure_columns(header: str, info: DocumentInfo) -> list[CasColumn] | None:
+    h = header.replace(" ", "")
+    before_after = re.findall(r"调整前|调整后", h)
+    if "年初至报告期" in h:
+        return [CasColumn("本报告期", "q"), CasColumn("本报告期增减", "pct"), CasColumn("年初至报告期末", "ytd"), CasColumn("年初至报告期末增减", "pct")]
+    if "本报告期末" in h or "上年度末" in h:
+        cols = [CasColumn("本报告期末", "end")]
+        if before_after:
+            cols += [CasColumn(f"上年度末{x}", "open", before=x == "调整前") for x in before_after[:2]]
+        else:
+            cols.append(CasColumn("上年度末", "open"))
+        return cols + [CasColumn("增减", "pct")]
+    if "本报告期" in h:
+        cols = [CasColumn("本报告期", "cur")]
+        if "上年同期" in h:
+            if before_after:
+                cols += [CasColumn(f"上年同期{x}", "prior", before=x == "调整前") for x in before_after[:2]]
+            else:
+                cols.append(CasColumn("上年同期", "prior"))
+        return cols + [CasColumn("增减", "pct")]
+    # annual: year columns, in the order of the line that holds them
+    best = None
+    for line in header.split("\n"):
+        toks = [t for t in line.split(" ") if t]
+        years = [t for t in toks if re.fullmatch(r"\d{4}年末?|\d{4}年\d{1,2}月\d{1,2}日", t)]
+        if len(years) >= 2 and (best is None or len(years) > len(best[1])):
+            best = (toks, years)
+    printed = {}
+    for y, tail in re.findall(r"(\d{4})年(末|\d{1,2}月\d{1,2}日)?", h):
+        printed.setdefault(int(y), f"{y}年{tail}")
+    if best is not None and len(best[1]) < len(printed) and max(printed) == info.fiscal_year:
+        # the year cells sit on different lines (narrow merged header cells, the current year printed
+        # lower): the CSRC layout is fixed, years descending with the change column after the prior year
+        cols = [CasColumn(printed[y], "year", year=y) for y in sorted(printed, reverse=True)]
+        if re.search(r"增减|比上|本年末?比|上年末?增", h):
+            cols.insert(2, CasColumn("增减", "pct"))
+    else:
+        if best is None:
+            joined = re.findall(r"\d{4}年末?", h)
+            if len(joined) < 2:
+                return None
+            best = (joined, joined)
+        toks, _ = best
+        cols = []
+        seen_year = False
+        for t in toks:
+            m = re.fullmatch(r"(\d{4})年(末|\d{1,2}月\d{1,2}日)?", t)
+            if m:
+                cols.append(CasColumn(t, "year", year=int(m.group(1))))
+                seen_year = True
+            elif seen_year and not CAS_HEADER_WORDS.match(t) or (seen_year and ("增减" in t or "比上" in t or t in ("年同",))):
+                cols.append(CasColumn("增减", "pct"))
+        if not any(c.role == "pct" for c in cols) and re.search(r"增减|比上", h):
+            cols.insert(2, CasColumn("增减", "pct"))
+    if before_after and len(cols) >= 2:
+        # 上年 / 前年 columns split into 调整前 / 调整后 (in the printed order)
+        expanded: list[CasColumn] = []
+        for c in cols:
+            if c.role == "year" and c.year is not None and c.year < max(x.year or 0 for x in cols):
+                for x in before_after[:2]:
+                    expanded.append(CasColumn(f"{c.name}{x}", "year", before=x == "调整前", year=c.year))
+            else:
+                expanded.append(c)
+        cols = expanded
+    return cols
+
+
+# ------------------------------------------------------------------------------------ HK columns
+
+_ZH_DIGITS = {"零": "0", "〇": "0", "一": "1", "二": "2", "三": "3", "四": "4", "五": "5", "六": "6",
+              "七": "7", "八": "8", "九": "9"}
+_HK_YEAR_TOKEN = re.compile(r"^(?:(?:19|20)\d\d|[零〇一二三四五六七八九]{4}年|\d{1,2}/\d{1,2}/(?:19|20)\d\d)$")
+HK_HEADER_FILLER = {"notes", "note", "附註", "(restated)", "（經重列）", "(經重列)", "restated"}
+
+
+def hk_header_columns(line: str) -> list[str] | None:
+    toks = [t for t in line.split() if t.casefold() not in HK_HEADER_FILLER]
+    if toks and all(_HK_YEAR_TOKEN.match(t) for t in toks):
+        return toks
+    return None
+
+
+def hk_column_date(col: str, fye_month: int, fye_day: int | None) -> tuple[int, dt.date | None]:
+    """(fiscal year, explicit date or None) of a column header."""
+    m = re.match(r"^(\d{1,2})/(\d{1,2})/(\d{4})$", col)
+    if m:
+        d = dt.date(int(m.group(3)), int(m.group(2)), int(m.group(1)))
+        return d.year, d
+    if col.endswith("年"):
+        col = "".join(_ZH_DIGITS.get(c, "") for c in col[:-1])
+    return int(col), None

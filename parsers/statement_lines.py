@@ -3,13 +3,24 @@
 Rows come from page text (one line per table row, cells joined by single spaces). The value cells are the
 tokens at the end of the line that read as amounts: ``1,234``, ``(1,234)``, ``$ 1,234``, ``$(5,053)``,
 ``($5,053)``, ``16,865.2``, ``0.074``, a dash for a blank cell (``—``, ``–``, ``-``). A ``$`` printed as a cell
-of its own belongs to the amount after it. What precedes the cells is the label. Used by the US reader;
-the A-share and HK readers have their own cell rules for their layouts (note columns, cents, 万元)."""
+of its own belongs to the amount after it. What precedes the cells is the label (US reader: ``split_row``).
+
+A-share cells (``split_cas_cells``): amounts with an optional percent sign, blank words (``不适用``, ``-``),
+percentage-point text (``增加2.1个百分点``); note references in the 附注 column (``七、78``, ``附注五(1)``) are
+dropped. ``display_width`` counts a CJK character as two columns (wrapped-label rules compare widths).
+
+HK cells (``hk_values_from_right``): amounts with an optional currency and cents (``HK(8.55) cents``,
+``25.0 HK cents``), dashes for blanks; a trailing note reference (``5``, ``6(a)``, ``5,6``, ``3.1``, ``a``) is
+removed from the label (``strip_hk_note``); a bilingual cell splits at its first CJK character
+(``split_languages``)."""
 
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
+
+from mappings.statement_tables import cas_cells
 
 _AMOUNT = re.compile(r"^\(?\$?\(?-?\d{1,3}(?:,\d{3})*(?:\.\d+)?\)?$|^\(?\$?\(?-?\d+(?:\.\d+)?\)?$")
 _DASH = frozenset({"—", "–", "-", "−", "——", "--", "$—", "$-", "$–"})
@@ -57,3 +68,108 @@ def parse_amount(cell: str) -> Decimal | None:
     except InvalidOperation:
         return None
     return -v if neg else v
+
+
+# ------------------------------------------------------------------------------------ A-share cells
+
+LAST_NARROW_CODEPOINT = 0x2E7F  # characters above this (CJK radicals onwards) print two columns wide
+CAS_NUMBER = re.compile(r"^[(（]?[-−–]?\d[\d,]*(?:\.\d+)?%?[)）]?%?$")
+_CELLS = cas_cells()  # mappings/statement_tables.yaml `cas_cells`
+CAS_BLANK = _CELLS.blank
+_CAS_NOTE, CAS_NOTE_TAIL, _CAS_PCT_TEXT = _CELLS.note_ref, _CELLS.note_tail, _CELLS.percent_points
+
+
+def is_cas_value_token(tok: str) -> bool:
+    return bool(CAS_NUMBER.match(tok)) or tok in CAS_BLANK or bool(_CAS_PCT_TEXT.match(tok))
+
+
+def split_cas_cells(text: str) -> tuple[str, list[str]]:
+    """Label and trailing value cells (note references dropped)."""
+    toks = text.split(" ")
+    vals: list[str] = []
+    while toks and (is_cas_value_token(toks[-1]) or (vals and _CAS_NOTE.match(toks[-1]))):
+        tok = toks.pop()
+        if _CAS_NOTE.match(tok) and not CAS_NUMBER.match(tok):
+            continue
+        vals.append(tok)
+    vals.reverse()
+    label = " ".join(toks).strip()
+    if vals and label:
+        label = CAS_NOTE_TAIL.sub("", label).strip()
+    if vals and re.fullmatch(r"\d{4}年?", label or "x"):
+        return text, []
+    return label, vals
+
+
+def display_width(s: str) -> int:
+    return sum(2 if ord(c) > LAST_NARROW_CODEPOINT else 1 for c in s)
+
+
+# ------------------------------------------------------------------------------------ HK cells
+
+CJK = re.compile(r"[\u3000-\u303f\u3400-\u9fff\uff00-\uffef]")
+
+
+def split_languages(text: str) -> tuple[str, str]:
+    """(English part, Chinese part) of a bilingual cell text: English is what precedes the first CJK."""
+    m = CJK.search(text)
+    if not m:
+        return text.strip(), ""
+    return text[: m.start()].strip(), text[m.start() :].strip()
+
+
+_HK_NUMBER = r"\(?-?\d[\d,]*(?:\.\d+)?\)?"
+_HK_VALUE = re.compile(
+    r"(?:^|(?<=\s))("
+    r"HK\s?\(?\d[\d,]*(?:\.\d+)?\)?\s?cents"  # HK(8.55) cents
+    r"|(?:HK\$|RMB|S\$|US\$)?" + _HK_NUMBER + r"(?:\s?(?:HK\s?cents|cents|港仙|仙))?"
+    r"|[–—\-−]"
+    r")$"
+)
+_HK_NOTE_REF = re.compile(  # case-sensitive: "(a)" is a note, "(RMB)" is not
+    r"\s+(?:[Nn]otes?\s*)?(?:\d{1,2}(?:\.\d{1,2})?(?:\([a-z0-9]{1,4}\))?(?:\s*,\s*\d{1,2}(?:\([a-z0-9]{1,4}\))?)*"
+    r"|\([a-z]{1,4}\)|[a-h]|[ivx]{1,4})$"
+)
+
+
+def hk_values_from_right(line: str) -> list[tuple[str, int]]:
+    """Numeric tokens at the end of the line, rightmost last, each with its start offset."""
+    out: list[tuple[str, int]] = []
+    end = len(line)
+    while True:
+        m = _HK_VALUE.search(line[:end].rstrip())
+        if not m:
+            break
+        out.append((m.group(1), m.start(1)))
+        end = m.start(1)
+        if end == 0:
+            break
+    out.reverse()
+    return out
+
+
+def strip_hk_note(label: str) -> str:
+    label = label.strip()
+    while True:
+        new = _HK_NOTE_REF.sub("", " " + label).strip()
+        if new == label or not new:
+            return label
+        label = new
+
+
+@dataclass
+class PrintedAmount:
+    value: Decimal | None
+    cents: bool
+
+
+def parse_hk_amount(tok: str) -> PrintedAmount:
+    tok = tok.strip()
+    if re.fullmatch(r"[–—\-−]", tok):
+        return PrintedAmount(None, False)
+    cents = bool(re.search(r"cents|港仙|仙", tok))
+    core = re.sub(r"HK\s?cents|cents|港仙|仙|HK\$|RMB|S\$|US\$|HK", "", tok).strip()
+    neg = core.startswith("(") or core.startswith("-")
+    digits = core.strip("()-").replace(",", "")
+    value = Decimal(digits)
+    return PrintedAmount(-value if neg else value, cents)

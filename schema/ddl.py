@@ -182,6 +182,17 @@ TABLES = {
         reason VARCHAR,
         superseded_at TIMESTAMP NOT NULL
     """,
+    # The search index of each stored document (`filings index` / `filings update` complete what is missing,
+    # failed or stale: embedded with another model than its collection's now).
+    "index_state": """
+        document_id VARCHAR PRIMARY KEY,
+        collection VARCHAR,               -- filings_us, filings_a, filings_hk
+        model VARCHAR,                    -- the embedding model its units were embedded with
+        units INTEGER,                    -- search units upserted
+        status VARCHAR NOT NULL,          -- indexed | failed
+        reason VARCHAR,                   -- why it failed
+        updated_at TIMESTAMP NOT NULL
+    """,
     "meta": """
         key VARCHAR PRIMARY KEY,
         value VARCHAR

@@ -566,15 +566,86 @@ def test_blank_cell_placed_by_subtotal():
 
 
 def test_join_wrapped_unit():
-    from parsers.cn_statements import _join_wrapped, _to_lines
+    from parsers.statement_rows import join_wrapped_numbers, to_lines
 
-    lines = _to_lines([(1, 1, "27,122,781,6 24,307,980,6"), (1, 2, "总资产 10.52%"), (1, 3, "99.16 16.84")])
-    out = _join_wrapped(lines)
+    lines = to_lines([(1, 1, "27,122,781,6 24,307,980,6"), (1, 2, "总资产 10.52%"), (1, 3, "99.16 16.84")])
+    out = join_wrapped_numbers(lines)
     assert len(out) == 1 and out[0].values == ["27,122,781,699.16", "24,307,980,616.84"]
     assert out[0].label == "总资产" and out[0].floating == ["10.52%"]
     # well-formed numbers on consecutive lines are two rows, never joined
-    lines = _to_lines([(1, 1, "营业收入 1,234.56 7,890.12"), (1, 2, "营业成本 99.16 16.84")])
-    assert len(_join_wrapped(lines)) == 2
+    lines = to_lines([(1, 1, "营业收入 1,234.56 7,890.12"), (1, 2, "营业成本 99.16 16.84")])
+    assert len(join_wrapped_numbers(lines)) == 2
     # a join that does not give a well-formed number is refused
-    lines = _to_lines([(1, 1, "1,23 4,56"), (1, 2, "7,8901.00 1.00")])
-    assert len(_join_wrapped(lines)) == 2
+    lines = to_lines([(1, 1, "1,23 4,56"), (1, 2, "7,8901.00 1.00")])
+    assert len(join_wrapped_numbers(lines)) == 2
+
+
+def test_blank_cell_placed_by_cash_identity():
+    """600080 2023 interim p42: "筹资活动产生的现金流量净额 -5,554,490.53" prints one value in a two-column
+    cash-flow statement (2023年半年度 / 2022年半年度). 五、现金及现金等价物净增加额 37,938,239.13 / 48,364,103.03
+    with operating -34,391,321.39 / 24,253,247.16 (p41) and investing 77,884,051.05 / 24,110,855.87 (p41) and a
+    blank exchange-rate row places it in 2023 (-34,391,321.39 + 77,884,051.05 - 5,554,490.53 = 37,938,239.13;
+    the 2022 column sums without it). Inflows 99,000,000.00 - outflows 104,554,490.53 on p42 say the same."""
+    _need_corpus()
+    s = "600080_jinhuagufen_2023_interim"
+    fin = [f for f in facts_of(s) if f.label == "筹资活动产生的现金流量净额" and f.consolidated]
+    assert [(f.value, f.period_start, f.period_end, f.page) for f in fin] == [
+        (Decimal("-5554490.53"), dt.date(2023, 1, 1), dt.date(2023, 6, 30), 42)]
+
+
+def test_label_tail_under_value_line():
+    """600201 FY2020 annual p68: "归属于母公司所有者权益 4,981,663,905.19 4,647,275,880.19" / "（或股东权益）合计" /
+    "少数股东权益 281,275,957.59 221,820,038.66": the remark line ends the label above it, and the minority row keeps
+    its own label. 4,981,663,905.19 + 281,275,957.59 = 5,262,939,862.78 (所有者权益（或股东权益）合计, same page)."""
+    _need_corpus()
+    s = "600201_shengwugufen_2020_annual"
+    assert get(s, "balance", "equity_parent", None, dt.date(2020, 12, 31)).value == Decimal("4981663905.19")
+    assert get(s, "balance", "equity_parent", None, dt.date(2019, 12, 31)).value == Decimal("4647275880.19")
+    minority = [f for f in facts_of(s) if f.consolidated and f.page == 68 and f.label == "少数股东权益"]
+    assert [f.value for f in minority] == [Decimal("281275957.59"), Decimal("221820038.66")]
+    total = get(s, "balance", "total_equity", None, dt.date(2020, 12, 31)).value
+    assert total == Decimal("4981663905.19") + Decimal("281275957.59")
+
+
+def test_key_figures_value_line_is_not_a_section_number():
+    """603259 FY2024 summary p4: "基本每股收益（元" / "3.28 3.27 0.31 3.01" / "／股）" (2024年 2023年 增减 2022年):
+    a value line starting "3.28" is a row, not the section heading "3.2 报告期分季度的主要会计数据" that ends the
+    key-figures table. Diluted: 3.26 / 3.24 / 2.82."""
+    _need_corpus()
+    s = "603259_yaomingkangde_2024_summary"
+    for metric, values in (("eps_basic", ("3.28", "3.27", "3.01")), ("eps_diluted", ("3.26", "3.24", "2.82"))):
+        got = [get(s, "key_figures", metric, dt.date(y, 1, 1), dt.date(y, 12, 31)) for y in (2024, 2023, 2022)]
+        assert [f.value for f in got] == [Decimal(v) for v in values], metric
+        assert {f.page for f in got} == {4}
+
+
+def test_wrapped_label_completed_by_the_label_vocabulary():
+    """600201 FY2020 annual p74: "购建固定资产、无形资产和其他 228,315,572.28 307,359,941.71" / "长期资产支付的现金":
+    the line under the values completes a label of labels_cn.yaml (capex), so it is that row's label."""
+    _need_corpus()
+    s = "600201_shengwugufen_2020_annual"
+    capex = [f for f in facts_of(s) if f.consolidated and f.page == 74 and f.label == "购建固定资产、无形资产和其他长期资产支付的现金"]
+    assert [(f.value, f.period_end) for f in capex] == [(Decimal("228315572.28"), dt.date(2020, 12, 31)),
+                                                      (Decimal("307359941.71"), dt.date(2019, 12, 31))]
+
+
+@pytest.fixture(scope="module")
+def sanjiu_q1_home(tmp_path_factory):
+    from tests.conftest import ingested_home
+
+    return ingested_home(tmp_path_factory, "cn_sanjiu_q1", [("cn", "000999_huarunsanjiu_2024_q1.pdf")])
+
+
+def test_cash_rollforward_identity(sanjiu_q1_home):
+    """000999 2024 Q1 p11: 加：期初现金及现金等价物余额 6,215,103,816.19 + 五、现金及现金等价物净增加额 508,968,059.36 =
+    六、期末现金及现金等价物余额 6,724,071,875.55 (2023 Q1: 2,361,426,880.24 + 2,074,632,727.57 = 4,436,059,607.81).
+    四、汇率变动对现金及现金等价物的影响 (-573,047.82) is part of the net change in CAS, so it is not added again."""
+    import duckdb
+
+    from warehouse.coverage import report
+
+    con = duckdb.connect(str(sanjiu_q1_home / "warehouse.duckdb"), read_only=True)
+    rep = report(con)
+    assert rep["identities_checked"]["cash_rollforward"] == 2
+    assert not [f for f in rep["findings"] if f["identity"] == "cash_rollforward"]
+    assert [r for r in rep["rows"] if r["status"] == "missing"] == []

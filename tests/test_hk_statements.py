@@ -141,8 +141,9 @@ def metric_of(f: Fact) -> str | None:
 
 
 def pick(name: str, metric: str, year: int, statement: str | None = None) -> Fact:
-    """The consolidated, undimensioned fact of a metric for one fiscal year: the best-ranked label of
-    the map, then the first in page order (what the warehouse does)."""
+    """The consolidated, undimensioned fact of a metric for one fiscal year: a primary statement before a
+    summary table, then the best-ranked label of the map, then the first in page order (what the warehouse
+    does)."""
     fye = REPORTS[name][2]
     hits = [
         f
@@ -154,7 +155,7 @@ def pick(name: str, metric: str, year: int, statement: str | None = None) -> Fac
         and (f.period_end.year, f.period_end.month) == (year, fye.month)
     ]
     assert hits, f"{name}: no {metric} for {year}"
-    return min(hits, key=lambda f: (_rank(f)[1], f.page))
+    return min(hits, key=lambda f: (f.statement == "key_figures", _rank(f)[1], f.page))
 
 
 def by_label(name: str, statement: str, label: str, year: int, consolidated: bool = True) -> Fact | None:
@@ -580,14 +581,13 @@ def test_pages_only_documents_return_nothing():
 
 # ------------------------------------------------------------------------------------------ label map
 
-CANONICAL = {
-    "revenue", "cost_of_revenue", "gross_profit", "operating_income", "net_income", "net_income_parent",
-    "net_income_excl_nonrecurring", "eps_basic", "eps_diluted", "total_assets", "total_liabilities",
-    "total_equity", "equity_parent", "current_assets", "current_liabilities", "cash_and_equivalents",
-    "inventory", "accounts_receivable", "operating_cash_flow", "investing_cash_flow", "financing_cash_flow",
-    "capex", "rd_expense", "selling_expense", "admin_expense", "interest_expense", "income_tax",
-    "shares_outstanding",
-}
+def _canonical() -> set[str]:
+    from mappings.metrics import metrics as catalogue
+
+    return set(catalogue())  # every label maps to a metric the catalogue defines
+
+
+CANONICAL = _canonical()
 
 
 def test_label_map_is_well_formed():
@@ -625,3 +625,62 @@ def test_every_report_maps_its_headline_metrics(name):
     need |= {"net_income_parent"} if name != "1678_chinacreative_2019_annual.pdf" else {"net_income"}
     need |= {"operating_cash_flow"} if name != "0328_alco_2025_annual-results.pdf" else set()
     assert need <= mapped, need - mapped
+
+
+@pytest.fixture(scope="module")
+def emperor_home(tmp_path_factory):
+    from tests.conftest import ingested_home
+
+    return ingested_home(tmp_path_factory, "hk_emperor", [("hk", "0717_emperorcapital_2021_annual.pdf"),
+                                                          ("hk", "1678_chinacreative_2019_annual.pdf")])
+
+
+def test_totals_derived_from_section_subtotals(emperor_home):
+    """0717 FY2021 prints no "Total assets" / "Total liabilities" line on its balance sheet (p73-74): total
+    assets = non-current assets 690,738 + current assets 6,106,262 (p73) and total liabilities = current
+    liabilities 2,942,272 + non-current liabilities 5,086 (p74), HK$'000, stored as derived with the formula and
+    the input pages, never with a page of their own. The financial summary (p181) prints the same totals:
+    total assets 6,797,000 (2021) / 10,016,872 (2020), total liabilities (2,947,358) / (5,591,259)."""
+    import duckdb
+    import json
+
+    con = duckdb.connect(str(emperor_home / "warehouse.duckdb"), read_only=True)
+    rows = con.execute(
+        """SELECT fiscal_year, metric_name, metric_value, page, source_kind, derivation FROM financial_metrics
+           WHERE stock_code = '0717.HK' AND metric_name IN ('total_assets', 'total_liabilities')
+           ORDER BY fiscal_year, metric_name""").fetchall()
+    got = {(y, m): (v, page, kind, json.loads(d)) for y, m, v, page, kind, d in rows}
+    expect = {(2021, "total_assets"): Decimal("6797000000"), (2020, "total_assets"): Decimal("10016872000"),
+              (2021, "total_liabilities"): Decimal("2947358000"), (2020, "total_liabilities"): Decimal("5591259000")}
+    for key, value in expect.items():
+        v, page, kind, derivation = got[key]
+        assert (v, page, kind) == (value, None, "derived"), key
+        assert derivation["formula"] in ("total_assets = non_current_assets + current_assets",
+                                         "total_liabilities = non_current_liabilities + current_liabilities")
+        assert {i["page"] for i in derivation["inputs"]} <= {"73", "74"}
+    assert [i["value"] for i in got[(2021, "total_assets")][3]["inputs"]] == ["690738000.000000", "6106262000.000000"]
+    # the year's loss, printed only in the financial summary (p181 "Profit (loss) for the year (576,094)"): the
+    # income statement prints it as "Loss for the year attributable to owners of the Company" (p72)
+    ni = con.execute("""SELECT metric_value, page, source_kind FROM financial_metrics WHERE stock_code = '0717.HK'
+                        AND metric_name = 'net_income' AND fiscal_year = 2021""").fetchone()
+    assert ni == (Decimal("-576094000"), "181", "own_report")
+    # 1678 FY2019 prints its nil non-current assets and liabilities as dashes ("— 778,558", p71; "— 15,023", p72):
+    # total assets = total assets less current liabilities (152,790) + current liabilities 153,472 = 682 and total
+    # liabilities = 682 - total (deficit) equity (152,790) = 153,472 (RMB'000); FY2018 = 778,558 + 1,389,366 and
+    # 196,046 + 15,023. The five-year summary (p144) prints TOTAL ASSETS 682 / 2,167,924 and TOTAL LIABILITIES
+    # 153,472 / 211,069.
+    rows = dict(((y, m), (v, kind)) for y, m, v, kind in con.execute(
+        """SELECT fiscal_year, metric_name, metric_value, source_kind FROM financial_metrics WHERE stock_code = '1678.HK'
+           AND metric_name IN ('total_assets', 'total_liabilities')""").fetchall())
+    assert rows == {(2019, "total_assets"): (Decimal("682000"), "derived"),
+                    (2019, "total_liabilities"): (Decimal("153472000"), "derived"),
+                    (2018, "total_assets"): (Decimal("2167924000"), "derived"),
+                    (2018, "total_liabilities"): (Decimal("211069000"), "derived")}
+    from warehouse.coverage import report
+
+    rep = report(con)
+    assert [r for r in rep["rows"] if r["status"] == "missing"] == []
+    assert rep["identities_checked"].get("balance_sections", 0) >= 2
+    # opening cash + net change + exchange-rate effect = closing cash, both columns of both cash-flow statements
+    assert rep["identities_checked"].get("cash_rollforward", 0) >= 4
+    assert not [f for f in rep["findings"] if f["identity"] not in ("restated", "basis_break")]

@@ -508,10 +508,43 @@ class EmbeddingCache:
         self.close()
 
 
+class MemoryCache:
+    """The cache of a read-only open: query vectors kept in this process's memory only (at most ``size``), so a
+    reader never writes (nor waits for) the shared ``EmbeddingCache`` file. Same interface."""
+
+    def __init__(self, size: int = 4096):
+        self.size = size
+        self._vectors: dict[bytes, np.ndarray] = {}
+        self._lock = threading.Lock()
+
+    def get_many(self, keys: list[bytes]) -> dict[bytes, np.ndarray]:
+        with self._lock:
+            return {k: self._vectors[k] for k in keys if k in self._vectors}
+
+    def put_many(self, model: str, items: list[tuple[bytes, np.ndarray]]) -> None:
+        with self._lock:
+            for k, v in items:
+                if len(self._vectors) >= self.size:
+                    self._vectors.pop(next(iter(self._vectors)))
+                self._vectors[k] = np.asarray(v, dtype=np.float32)
+
+    def count(self, model: str | None = None) -> int:
+        return len(self._vectors)
+
+    def close(self) -> None:
+        self._vectors.clear()
+
+    def __enter__(self) -> "MemoryCache":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+
 def embed_cached(
     provider: EmbeddingProvider,
     texts: list[str],
-    cache: EmbeddingCache | None,
+    cache: EmbeddingCache | MemoryCache | None,
     kind: str = "passage",
     batch_size: int = 256,
 ) -> np.ndarray:

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import os
 import re
+import shutil
 from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass, field
@@ -25,8 +26,9 @@ from mappings.statements import statements
 from schema.errors import FilingsError
 from schema.models import ParsedDocument, SearchUnit
 from vectorstore.chunking import chunk
-from vectorstore.embeddings import EmbeddingCache, EmbeddingProvider, embed_cached, model_for_market, provider_for
-from vectorstore.engines import Engine, Hit, Point, open_engine, unit_payload
+from vectorstore.embeddings import (EmbeddingCache, EmbeddingProvider, MemoryCache, embed_cached, model_for_market,
+                                   provider_for)
+from vectorstore.engines import READERS, Engine, Hit, Point, open_engine, reader_view, unit_payload
 from vectorstore.hybrid import weighted_rrf
 from vectorstore.sparse import encode_document, encode_query
 
@@ -58,39 +60,63 @@ def language_of(text: str) -> str:
 
 
 class NarrativeIndex:
+    """``shards``: the folder of the embedded shards (default ``<home>/qdrant``). ``read_only``: the shards are a
+    published version other processes read too: this process opens its own view of hard links to them
+    (``engines.reader_view``, under ``<home>/.readers``, removed on close), and query vectors stay in memory
+    (``MemoryCache``) instead of the shared cache file."""
+
     def __init__(self, home: str | Path, url: str | None = None, engine: Engine | None = None,
-                 models: dict[str, str] | None = None):
+                 models: dict[str, str] | None = None, shards: str | Path | None = None, read_only: bool = False):
         self.home = Path(home)
         self.url = url or os.environ.get("FILINGS_QDRANT_URL")
         self._engine = engine
         self.models = models
-        self._cache: EmbeddingCache | None = None
+        self.shards = Path(shards) if shards is not None else self.home / "qdrant"
+        self.read_only = read_only
+        self._view: Path | None = None
+        self._cache: EmbeddingCache | MemoryCache | None = None
 
     # ------------------------------------------------------------------------------------------
     @property
     def engine(self) -> Engine:
         if self._engine is None:
-            self._engine = open_engine(self.url or self.home / "qdrant")
+            if self.url:
+                self._engine = open_engine(self.url)
+            elif self.read_only:
+                self._view = reader_view(self.shards, self.home / READERS)
+                self._engine = open_engine(self._view)
+            else:
+                self._engine = open_engine(self.shards)
         return self._engine
 
     @property
-    def cache(self) -> EmbeddingCache:
+    def cache(self) -> EmbeddingCache | MemoryCache:
         if self._cache is None:
-            self._cache = EmbeddingCache(self.home / "embeddings")
+            self._cache = MemoryCache() if self.read_only else EmbeddingCache(self.home / "embeddings")
         return self._cache
 
+    def flush(self) -> None:
+        """Write what the embedded shards hold to their segments (before they are copied for readers)."""
+        if self._engine is not None and hasattr(self._engine, "flush"):
+            self._engine.flush()
+
     def close(self) -> None:
-        if self._engine is not None:
-            self._engine.close()
-            self._engine = None
-        if self._cache is not None:
-            self._cache.close()
-            self._cache = None
+        try:
+            if self._engine is not None:
+                self._engine.close()
+                self._engine = None
+            if self._cache is not None:
+                self._cache.close()
+                self._cache = None
+        finally:
+            if self._view is not None:
+                shutil.rmtree(self._view, ignore_errors=True)
+                self._view = None
 
     def exists(self) -> bool:
         if self.url or self._engine is not None:
             return True
-        return (self.home / "qdrant").exists()
+        return self.shards.exists()
 
     # ------------------------------------------------------------------------------- writing
     def units_of(self, parsed: ParsedDocument, doc_name: str) -> list[SearchUnit]:

@@ -7,8 +7,9 @@ never replaces a printed one: a key gets one only when no report prints it.
 - Single quarters of flows (A-share and HK reports print year-to-date): Q2 = H1 - Q1, Q3 = 9M - H1,
   Q4 = FY - 9M, from the values of the same basis. Money flows only: per-share figures do not subtract
   (share counts change within a year), and instants are never derived by subtraction across periods.
-- Balance totals from one report's own balance sheet: total assets = total liabilities + total equity when no
-  total is printed; total liabilities = total assets - total equity.
+- Balance totals from one report's own balance sheet when no total is printed (``BALANCE_RULES``): total
+  assets = non-current + current assets, or total liabilities + total equity; total liabilities = non-current
+  + current liabilities, or total assets - total equity.
 """
 
 from __future__ import annotations
@@ -25,9 +26,16 @@ from warehouse.basis import Candidate, order_key
 # year-to-date flows that end where it ends and where it starts.
 QUARTER_RULES = (("Q2", "H1", "Q1"), ("Q3", "9M", "H1"), ("Q4", "FY", "9M"))
 
-# (derived metric, sign per input metric): balance-sheet totals from one report's own figures.
+# (derived metric, sign per input metric): balance-sheet totals from one report's own figures, in order of
+# preference; the first rule whose inputs one report prints for the date wins. HK balance sheets print section
+# subtotals ("Non-current assets", "Current assets", "Current liabilities", "Non-current liabilities") and no
+# total assets or total liabilities line; a total derived by one rule is an input of the next
+# (total liabilities = total assets - total equity where no non-current liabilities are printed).
 BALANCE_RULES = (
+    ("total_assets", (("non_current_assets", 1), ("current_assets", 1))),
+    ("total_assets", (("assets_less_current_liabilities", 1), ("current_liabilities", 1))),
     ("total_assets", (("total_liabilities", 1), ("total_equity", 1))),
+    ("total_liabilities", (("non_current_liabilities", 1), ("current_liabilities", 1))),
     ("total_liabilities", (("total_assets", 1), ("total_equity", -1))),
 )
 
@@ -73,16 +81,18 @@ def derive_quarters(chosen: dict[tuple, Candidate]) -> list[Candidate]:
 
 def derive_balance(groups: dict[tuple, list[Candidate]], chosen: dict[tuple, Candidate],
                    basis: str) -> list[Candidate]:
-    """Balance totals a report does not print, from the other two totals of the same report and date."""
+    """Balance totals a report does not print, from other figures of the same report and date."""
     out = []
     periods = {(code, year, period) for code, year, period, _ in groups}
-    for code, year, period in periods:
+    for code, year, period in sorted(periods):
+        made: dict[str, Candidate] = {}  # target -> derived here (an input of a later rule)
         for target, terms in BALANCE_RULES:
-            if (code, year, period, target) in chosen:
+            if (code, year, period, target) in chosen or target in made:
                 continue
             by_doc: dict[str, dict[str, Candidate]] = defaultdict(dict)
             for metric, _sign in terms:
-                for c in groups.get((code, year, period, metric), []):
+                for c in [*groups.get((code, year, period, metric), []),
+                          *([made[metric]] if metric in made else [])]:
                     by_doc[c.document_id][metric] = c
             complete = [d for d in by_doc.values() if len(d) == len(terms)]
             if not complete:
@@ -95,7 +105,8 @@ def derive_balance(groups: dict[tuple, list[Candidate]], chosen: dict[tuple, Can
             formula = f"{target} = " + " ".join(
                 (("+ " if sign > 0 else "- ") if i else ("" if sign > 0 else "- ")) + m
                 for i, (m, sign) in enumerate(terms))
-            out.append(_derived(inputs[0], target, period, value, formula, inputs))
+            made[target] = _derived(inputs[0], target, period, value, formula, inputs)
+        out += made.values()
     return out
 
 

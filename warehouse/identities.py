@@ -5,6 +5,12 @@ Within one report, for each period it prints (values as read, ``document_metrics
 - ``equity_split`` / ``net_income_split``: total equity = equity of the parent + non-controlling interests,
   net income = the parent's + the minority's, where all three are printed;
 - ``gross_profit``: gross profit = revenue - cost of revenue, where all three are printed;
+- ``assets_sections`` / ``liabilities_sections``: total assets = non-current + current assets, total liabilities
+  = non-current + current liabilities; ``balance_sections``: total equity = non-current assets + current assets -
+  current liabilities - non-current liabilities (an HK balance sheet that prints no total assets or total
+  liabilities line is still proven by its section subtotals);
+- ``cash_rollforward``: in each printed cash-flow statement column, opening cash + net change in cash (+ the
+  effect of exchange rates) = closing cash (over printed rows, ``mappings/identities.yaml``);
 - ``eps``: basic EPS = net income to the parent / weighted average basic shares, where the shares are
   printed (the EPS rounding plus the inputs' rounding carried through the division);
 Across reports, on the default basis and printed values only (a derived value satisfies them by construction):
@@ -28,9 +34,13 @@ from decimal import Decimal
 
 import duckdb
 
+from schema.models import Fact
+
+from mappings.identities import ROLLFORWARD_ROLES, cash_rollforward_rules
 from mappings.metrics import metrics as catalogue
 from warehouse.basis import definition_rank
-from warehouse.rounding import tolerance
+from warehouse.periods import classify_duration
+from warehouse.rounding import rounding_of, tolerance
 
 # (identity id, result metric, [(term metric, sign)]): identities inside one report and period.
 REPORT_IDENTITIES = (
@@ -38,6 +48,10 @@ REPORT_IDENTITIES = (
     ("equity_split", "total_equity", (("equity_parent", 1), ("minority_interest", 1))),
     ("net_income_split", "net_income", (("net_income_parent", 1), ("net_income_minority", 1))),
     ("gross_profit", "gross_profit", (("revenue", 1), ("cost_of_revenue", -1))),
+    ("assets_sections", "total_assets", (("non_current_assets", 1), ("current_assets", 1))),
+    ("liabilities_sections", "total_liabilities", (("non_current_liabilities", 1), ("current_liabilities", 1))),
+    ("balance_sections", "total_equity", (("non_current_assets", 1), ("current_assets", 1),
+                                          ("current_liabilities", -1), ("non_current_liabilities", -1))),
 )
 # (whole, parts): year-to-date flows as sums of shorter flows.
 FLOW_IDENTITIES = (("H1", ("Q1", "Q2")), ("9M", ("H1", "Q3")), ("FY", ("9M", "Q4")))
@@ -89,7 +103,7 @@ def check(con: duckdb.DuckDBPyConnection, stock_codes: list[str] | None = None,
     tally = tally if tally is not None else Counter()
     restated = restatements(rows, tally)
     return [*report_identities(rows, tally), *eps_identity(rows, tally), *flow_identities(con, rows, stock_codes, tally),
-            *restated, *basis_breaks(con, restated, stock_codes)]
+            *cash_rollforward(con, stock_codes, tally), *restated, *basis_breaks(con, restated, stock_codes)]
 
 
 def _by_report_period(rows: list[dict]) -> dict[tuple, dict[str, dict]]:
@@ -217,4 +231,58 @@ def basis_breaks(con: duckdb.DuckDBPyConnection, restated: list[Finding], stock_
                 {"doc_name": doc_name, "document_id": document_id, "page": page, "role": "value (older basis)",
                  "value": value, "period_end": reported},
                 {**source, "role": "restating report (does not print this period)"}]))
+    return out
+
+
+_CASHFLOW_SQL = """
+SELECT f.document_id, d.doc_name, d.stock_code, d.market, coalesce(d.fiscal_year_end_month, 12), f.consolidated,
+       f.column_label, f.label, f.value, f.value_text, f.scale, f.period_start, f.period_end, f.page, f.fact_no
+FROM facts f JOIN documents d USING (document_id)
+WHERE f.statement = 'cashflow' AND f.concept IS NULL AND f.value IS NOT NULL AND f.dimensions IS NULL
+  AND d.stock_code IS NOT NULL AND list_contains(?, d.market)
+  AND (? IS NULL OR d.stock_code IN (SELECT unnest(?)))
+ORDER BY f.document_id, f.fact_no
+"""
+
+
+def _role(label: str | None, rules) -> str | None:
+    text = "".join((label or "").split()).casefold()
+    return next((role for role in ROLLFORWARD_ROLES if any(rx.search(text) for rx in rules[role])), None)
+
+
+def cash_rollforward(con: duckdb.DuckDBPyConnection, stock_codes: list[str] | None, tally: Counter) -> list[Finding]:
+    """Opening cash + net change in cash (+ exchange-rate effect) = closing cash, per printed cash-flow column."""
+    markets, rules = cash_rollforward_rules()
+    columns: dict[tuple, dict[str, dict]] = defaultdict(dict)
+    for (document_id, doc_name, code, market, fye, consolidated, column, label, value, text, scale, start, end,
+         page, _no) in con.execute(_CASHFLOW_SQL, [list(markets), stock_codes, stock_codes]).fetchall():
+        role = _role(label, rules)
+        key = (document_id, bool(consolidated), column)
+        if role is None or (role == "fx" and not (markets[market] and "net_change" in columns[key])):
+            continue
+        columns[key].setdefault(role, {
+            "doc_name": doc_name, "document_id": document_id, "stock_code": code, "fye": fye, "page": page,
+            "metric_value": value, "start": start, "period_end": end,
+            "rounding": rounding_of(Fact(label=label, value=value, value_text=text, scale=scale))})
+    out = []
+    for (_doc, consolidated, column), terms in columns.items():
+        if not all(r in terms for r in ("opening", "net_change", "closing")):
+            continue
+        flow = terms["net_change"]
+        if flow["start"] is None:
+            continue
+        period = classify_duration(flow["start"], flow["period_end"], flow["fye"])
+        if period is None:
+            continue
+        tally["cash_rollforward"] += 1
+        parts = [terms[r] for r in ("opening", "net_change", "fx") if r in terms]
+        expected = sum((p["metric_value"] for p in parts), Decimal(0))
+        closing = terms["closing"]
+        tol = tolerance(closing["rounding"], *(p["rounding"] for p in parts))
+        if abs(closing["metric_value"] - expected) > tol:
+            metric = "cash_and_equivalents" if consolidated else "cash_and_equivalents (parent company)"
+            out.append(Finding("cash_rollforward", closing["stock_code"], period[0], period[1], metric, expected,
+                               closing["metric_value"], tol,
+                               [_source(closing, f"closing ({column})"),
+                                *(_source(terms[r], r) for r in ("opening", "net_change", "fx") if r in terms)]))
     return out

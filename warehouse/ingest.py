@@ -46,6 +46,7 @@ class DocumentResult:
 class IngestReport:
     run_id: str
     results: list[DocumentResult] = field(default_factory=list)
+    indexed: int = 0  # documents stored earlier whose search index was missing, failed or stale: indexed now
 
     def count(self, status: str) -> int:
         return sum(1 for r in self.results if r.status == status)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import os
 from pathlib import Path
 
@@ -9,7 +10,7 @@ import duckdb
 
 from mappings.companies import alias_key, master
 from schema.ddl import SCHEMA_VERSION, create_statements
-from warehouse import migrate
+from warehouse import migrate, versions
 from warehouse.sql import read_config
 
 LOCKED = {"enable_external_access": False, "lock_configuration": True}
@@ -24,29 +25,68 @@ def db_path(home: str | Path | None = None) -> Path:
 
 
 def connect(home: str | Path | None = None, read_only: bool = False) -> duckdb.DuckDBPyConnection:
-    """Open the warehouse. Read-write connections create the schema; read-only ones refuse every write and
-    carry the read limits of ``warehouse.sql.read_config`` (memory limit, no spill to disk).
+    """Open the warehouse. ``read_only`` opens the current published version (``warehouse.versions``) and
+    never writes a byte: no schema, no seeding; it carries the read limits of ``warehouse.sql.read_config``
+    (memory limit, no spill to disk). A home with no database yet reads as an in-memory one holding the
+    company master.
+
+    ``read_only=False`` opens the file in place, for a process that owns the home alone (tests, benchmarks,
+    maintenance); while it is open no other process can read it. Ingest, update and index write through
+    ``warehouse.writer.Writer`` instead (a private copy, published whole), which readers never wait for.
     Both refuse file access from SQL (read_csv, COPY, ATTACH, INSTALL/LOAD, SET)."""
-    path = db_path(home)
     if read_only:
         config = {**LOCKED, **read_config()}
-        if not path.exists():
-            con = duckdb.connect(":memory:", config=config)
-            _create(con)
-            return con
-        return duckdb.connect(str(path), read_only=True, config=config)
+        for attempt in range(5):
+            path = versions.current_db(home_dir(home))
+            if not path.exists():
+                break
+            try:  # the resolved path names one version: DuckDB's per-process cache never hands back an older one
+                return duckdb.connect(str(path), read_only=True, config=config)
+            except duckdb.IOException:
+                if path.exists() or attempt == 4:
+                    raise
+                # the version was removed between resolving and opening: resolve again
+        con = duckdb.connect(":memory:", config=config)
+        prepare(con)
+        return con
+    path = db_path(home)
     path.parent.mkdir(parents=True, exist_ok=True)
     con = duckdb.connect(str(path), config=LOCKED)
-    _create(con)
+    prepare(con)
     return con
 
 
-def _create(con: duckdb.DuckDBPyConnection) -> None:
+def prepare(con: duckdb.DuckDBPyConnection) -> bool:
+    """Create the schema, upgrade older tables, seed the company master when it changed (writable connections
+    only). Returns whether anything was written."""
+    changed = False
+    before = _meta(con, "schema_version")
     for stmt in create_statements():
         con.execute(stmt)
-    migrate.upgrade(con)  # metric tables of an older schema are rebuilt from the stored facts
-    con.execute("INSERT OR REPLACE INTO meta VALUES ('schema_version', ?)", [str(SCHEMA_VERSION)])
-    seed_master(con)
+    changed |= migrate.upgrade(con)  # metric tables of an older schema are rebuilt from the stored facts
+    if before != str(SCHEMA_VERSION):
+        con.execute("INSERT OR REPLACE INTO meta VALUES ('schema_version', ?)", [str(SCHEMA_VERSION)])
+        changed = True
+    digest = master_digest()
+    if _meta(con, "master_digest") != digest:
+        seed_master(con)
+        con.execute("INSERT OR REPLACE INTO meta VALUES ('master_digest', ?)", [digest])
+        changed = True
+    return changed
+
+
+def master_digest() -> str:
+    """sha256 of the company master as loaded (mappings/companies.yaml): seeding runs when it changes."""
+    companies, securities = master()
+    return hashlib.sha256(repr((companies, securities)).encode()).hexdigest()
+
+
+def _meta(con: duckdb.DuckDBPyConnection, key: str) -> str | None:
+    try:
+        row = con.execute("SELECT value FROM meta WHERE key = ?", [key]).fetchone()
+    except duckdb.CatalogException:
+        return None
+    return row[0] if row else None
 
 
 def seed_master(con: duckdb.DuckDBPyConnection) -> None:
