@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
+from rich import box
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
@@ -119,11 +120,16 @@ def companies(market: Annotated[str | None, typer.Option("--market", help="A, HK
         return
     listing = output.table("companies (names as the master and the filings print them)", "company_id", "name",
                            "listings", "documents", "metrics", right={"documents", "metrics"})
+    if out.width < NARROW:  # ids whole, listings one per line, names take the rest
+        listing.columns[0].no_wrap = True
+        listing.columns[3].header, listing.columns[4].header = "docs", "facts"
+        listing.box = box.SIMPLE_HEAD
     for r in rows:
         name = r["name_en"] or r["name_zh"] or ""
         if r.get("printed_names"):
             name += f"\nprinted: {r['printed_names']}"
-        add_row(listing, r["company_id"], name, r["listings"] or "", r["documents"], r["metrics"])
+        codes = (r["listings"] or "").replace(", ", "\n") if out.width < NARROW else r["listings"] or ""
+        add_row(listing, r["company_id"], name, codes, r["documents"], r["metrics"])
     out.print(listing)
 
 
@@ -203,6 +209,9 @@ def metrics(company: Annotated[str, typer.Argument(help="Ticker, code (600080, 0
                   f"(years {years or 'any'}, metric {metric or 'any'}, period {period or 'any'})")
         return
     catalogue = lookup.metric_catalogue()
+    if out.width < NARROW:
+        _print_narrow(rows, company_id, basis, scale, catalogue)
+        return
     table = output.table(f"{company_id} ({basis} basis): values in {scale} of the currency shown (per-share and "
                          "share counts unscaled)", "metric", "listing", "period", "period end", "value", "cur",
                          "standard", "source", "kind", right={"value"})
@@ -218,6 +227,32 @@ def metrics(company: Annotated[str, typer.Argument(help="Ticker, code (600080, 0
                  f"{r['doc_name']} {'p' + r['page'] if (r['page'] or '').isdigit() else r['page'] or ''}"),
                 r["source_kind"].replace("_", " ") + flag)
     out.print(table)
+
+NARROW = 110  # a terminal narrower than this gets the metrics table in four columns
+
+
+def _print_narrow(rows: list[dict], company_id: str, basis: str, scale: str, catalogue) -> None:
+    """The metrics table at 80 columns: what every row shares (listing, currency, standard) in the title;
+    period with its end, and source with its kind, on two lines of one cell."""
+    shared = [sorted({r[k] or "" for r in rows}) for k in ("stock_code", "currency", "accounting_standard")]
+    same = " ".join(v[0] for v in shared if len(v) == 1 and v[0])
+    table = output.table(f"{company_id} {same} ({basis} basis): {scale} of the currency (per-share, shares "
+                         "unscaled)", "metric", "period", "value", "source", right={"value"})
+    table.box = box.SIMPLE_HEAD
+    for r in rows:
+        kind = catalogue[r["metric"]].kind
+        s = SCALES[scale] if kind == "money" else 0
+        own = f" (fiscal {r['fiscal_year_label']})" if r["fiscal_year_label"] not in (None, r["fiscal_year"]) else ""
+        listing = f"{r['stock_code']} " if len(shared[0]) > 1 else ""
+        value = f"{r['value'] * 100:.2f}%" if kind == "percent" else _fmt(r["value"], s)
+        if len(shared[1]) > 1 and r["currency"]:
+            value += f" {r['currency']}"
+        source = (r["derivation"]["formula"] if r["derivation"] else
+                  f"{r['doc_name']} {'p' + r['page'] if (r['page'] or '').isdigit() else r['page'] or ''}")
+        add_row(table, r["metric"], f"{listing}{r['fiscal_period']}{r['fiscal_year']}{own}\nto {r['period_end']}", value,
+                f"{source}\n{r['source_kind'].replace('_', ' ')}{' (restated)' if r['restated'] else ''}")
+    out.print(table)
+
 
 def _print_pivot(frame, company_id: str, scale: str) -> None:
     """Years x metrics at 80 columns: one row per listing and period, money in ``scale``."""

@@ -88,6 +88,9 @@ def period_text(v: Value, zh: bool) -> str:
         return f"截至{v.period_end}的近十二个月" if zh else f"twelve months to {v.period_end}"
     if v.first_year and v.first_year != v.fiscal_year:
         span = f"{v.fiscal_period}{v.first_year}–{v.fiscal_period}{v.fiscal_year}"
+        offset = v.fiscal_label - v.fiscal_year if v.fiscal_label is not None else 0
+        if offset and v.fiscal_period == "FY":  # the span as the company names its years too
+            span += f" (the company's fiscal {v.first_year + offset}–{v.fiscal_label})"
         return span if not zh else f"{v.first_year}–{v.fiscal_year}{PERIOD_ZH.get(v.fiscal_period, v.fiscal_period)}"
     own = v.fiscal_label is not None and v.fiscal_label != v.fiscal_year
     if zh:

@@ -11,12 +11,13 @@ import duckdb
 
 from mappings.analysis import analysis
 from mappings.fx import FxTable
-from router import growth
+from router import calendar, growth
 from router import sql_route as S
 from router.answer_text import line, plain
 from router.fx_convert import convert_values
 from router.trailing import ttm
 from schema.models import AnswerRow, QueryPlan
+from warehouse import lookup
 
 LIMITED_COVERAGE = 5  # fewer documents than this for a company -> a caveat
 # Asked for one, shown with the other: "净利润" / net income is read as both the consolidated figure and
@@ -56,10 +57,12 @@ def answer_row(v: S.Value, converted: dict | None) -> AnswerRow:
     )
 
 
-def span_years(plan: QueryPlan, op: str, available: list[int]) -> list[int]:
+def span_years(plan: QueryPlan, op: str, available: list[int], offset: int = 0) -> list[int]:
     """The fiscal years a CAGR or an average runs over: the range the question names, or N years ("3 year",
-    "last three years") ending at the year it names or at the latest stored year."""
-    explicit = sorted({y for y, _ in S.plan_periods(plan) if y})
+    "last three years") ending at the year it names or at the latest stored year. ``offset``: the company's
+    label minus fiscal_year, for years named as the company names them ("fiscal 2022-2024")."""
+    explicit = sorted({p.fiscal_year - (offset if calendar.company_named(p) else 0) for p in plan.periods
+                       if p.relative is None and p.fiscal_year})
     n = analysis().years_spanned(plan.question) or plan.last_n_years
     points = (n + 1 if op == "cagr" else n) if n else None
     if len(explicit) >= 2:
@@ -93,18 +96,14 @@ class MetricAnswerer:
         explicit = [p for p in plan.periods if p.relative is None]
         if explicit:
             out = []
-            for ref in explicit:
-                year, want = ref.fiscal_year, ref.fiscal_period or "FY"
-                if ref.period_end is None and analysis().fiscal_named(ref.matched):  # the company's own fiscal year N
-                    # (a period named by its end date, "fiscal year ended February 2, 2025", reads by that date)
-                    hits = [k for k in have if k[3] == want and S.label_at(k, index) == year]
-                else:  # the fiscal year ending in N (by period end)
-                    hits = [k for k in have if k[2] == year and k[3] == want]
+            for ref in explicit:  # a date, the company's own "fiscal N", or the fiscal year ending in N
+                hits = calendar.keys_for(ref, have, lambda k: S.label_at(k, index),
+                                         lambda k: S.metric_at(metric, k, index).period_end)
                 if hits:
                     out += hits
                 else:
-                    missing.append(f"{want}{year}")
-            return out, missing
+                    missing.append(f"{ref.fiscal_period or 'FY'}{ref.fiscal_year}" if ref.period_end is None else ref.matched)
+            return list(dict.fromkeys(out)), missing
         if plan.last_n_years:
             years = sorted({k[2] for k in fy}, reverse=True)[: plan.last_n_years]
             return [k for k in fy if k[2] in years], missing
@@ -124,7 +123,8 @@ class MetricAnswerer:
         for code in sorted({k[1] for k in keys}):
             available = sorted({k[2] for k in keys if k[1] == code and k[3] == period
                                 and S.metric_at(metric, k, index) is not None})
-            years = span_years(plan, op, available)
+            offset = calendar.year_offset([k for k in keys if k[1] == code], lambda k: S.label_at(k, index))
+            years = span_years(plan, op, available, offset)
             if len(years) < 2:
                 missing.append(f"{op} needs at least two fiscal years of {metric} for {code}")
                 continue
@@ -167,8 +167,16 @@ class MetricAnswerer:
             return self._span(plan, op, keys, metric, index)
         if op == "ttm":
             out, missing = [], []
+            named = [p for p in plan.periods if p.relative is None]
             for code in sorted({k[1] for k in keys}):
-                v, why = ttm(metric, [k for k in keys if k[1] == code], index)
+                mine = [k for k in keys if k[1] == code]
+                stored = [k for k in mine if metric in (index.get(k) or {})]
+                ends = [k for ref in named[:1] for k in calendar.keys_for(
+                    ref, stored, lambda k: S.label_at(k, index), lambda k: index[k][metric]["period_end"])]
+                if named and not ends:
+                    missing.append(f"TTM to {named[0].matched}: no stored period of {code} there")
+                    continue
+                v, why = ttm(metric, mine, index, at=ends[0] if ends else None)
                 if v is None:
                     missing.append(why)
                 else:
@@ -213,17 +221,7 @@ class MetricAnswerer:
                             "for the company's own naming)"
                 if note not in caveats:
                     caveats.append(note)
-        ends = {}
-        for v in values:
-            if v.fiscal_period == "FY" and v.period_end and not v.derived:
-                ends.setdefault((v.company_id, v.fiscal_year), v.period_end)
-        by_year: dict[int, dict[str, object]] = {}
-        for (cid, year), end in ends.items():
-            by_year.setdefault(year, {})[cid] = end
-        for year, per in sorted(by_year.items()):
-            if len({e.month for e in per.values()}) > 1:
-                caveats.append(f"fiscal years end in different months: FY{year} ends " +
-                               ", ".join(f"{end} for {cid}" for cid, end in sorted(per.items())))
+        caveats += calendar.calendar_caveats(plan, values)
         listings: dict[str, set[str]] = {}
         for v in values:
             listings.setdefault(v.company_id, set()).add(v.stock_code)
@@ -239,7 +237,9 @@ class MetricAnswerer:
         zh = plan.language == "zh"
         company_ids = [c.company_id for c in plan.companies]
         if not plan.companies:
-            return MetricAnswer("no_data", reason="no company in the warehouse matches the question; "
+            hints = lookup.suggest_in_question(self.con, plan.question)
+            return MetricAnswer("no_data", reason="no company in the warehouse matches the question; " +
+                                (f"did you mean {' or '.join(hints)}? " if hints else "") +
                                 "`filings companies` lists the companies available")
         invalid = [p.matched for p in plan.periods if p.relative == "invalid"]
         if invalid:

@@ -4,7 +4,8 @@ Years and fiscal years (2024, FY2024, FY24, fiscal 2024, 2024年, 2024年度, 20
 quarter (Q1 2025, 1Q25, Q3'24, first quarter of fiscal 2025, 2025年第一季度, 2025年一季度, 2025Q1), year-to-date
 periods (H1, first half, six months ended, 上半年, 1-6月; 9M, nine months ended, first three quarters, 前三季度, 1-9月;
 year to date through Q3), periods named by their end date ("the year ended January 31, 2025", "the quarter ended
-March 31, 2025", "the March 2025 quarter", 截至2024年9月30日止九个月), instants (balance sheets "as of September 28,
+March 31, 2025", "the March 2025 quarter", "the fiscal year ending January 2025", "the January 2025 fiscal year",
+截至2024年9月30日止九个月), instants (balance sheets "as of September 28,
 2024", "at year end 2024", "at the end of Q3 2024", 2024年末, 三季度末, 2024年6月30日), ranges (2022-2024, 2022至2024年),
 "last three years" / 近三年 and "latest" / 最新.
 
@@ -119,6 +120,10 @@ def find_periods(question: str) -> tuple[list[PeriodRef], int | None]:
                          + _MONTH + r"\s+" + _YEAR + r"\b", text, re.I):
         g = [x for x in m.groups() if x]
         add(m, None, None, period_end=_month_end(int(g[1]), _MONTHS[g[0].lower().rstrip(".")]), span="Q")
+    for m in re.finditer(r"\b(?:fiscal\s+)?years?\s+end(?:ed|ing)\s+(?:in\s+)?" + _MONTH + r"\s+" + _YEAR + r"\b|\b(?:the\s+)?"
+                         + _MONTH + r"\s+" + _YEAR + r"\s+(?:fiscal\s+)?year\b", text, re.I):
+        g = [x for x in m.groups() if x]
+        add(m, None, "FY", period_end=_month_end(int(g[1]), _MONTHS[g[0].lower().rstrip(".")]), span="FY")
     for m in re.finditer(r"(?:\b(?:as\s+(?:of|at)|at|on|by)\s+)?(?:" + _EN_DATE + r")|(?:截至|截止|于)?\s?" + _ZH_DATE
                          + r"(?:止)?", text, re.I):
         g = m.groups()
@@ -167,7 +172,7 @@ def find_periods(question: str) -> tuple[list[PeriodRef], int | None]:
          + fiscal_words + r")?'?((?:19|20)\d\d|\d\d)\b", lambda m: (_year(m.group(1)), "9M")),
         (r"\b" + _YEAR + r"\s?9M\b", lambda m: (int(m.group(1)), "9M")),
         # ranges of fiscal years
-        (r"(?:FY\s?)?" + _YEAR + r"\s?(?:年度|年|财年)?\s?(?:-|–|—|~|to|through|至|到)\s?(?:FY\s?)?" + _YEAR
+        (r"(?:\bfiscal\s+(?:years?\s+)?|FY\s?)?" + _YEAR + r"\s?(?:年度|年|财年)?\s?(?:-|–|—|~|to|through|至|到)\s?(?:FY\s?)?" + _YEAR
          + r"\s?(?:年度|年|财年)?", None),
         # fiscal years
         (r"\b(?:FY|fiscal\s+(?:year\s+)?|fiscal-year\s+)'?(\d{4}|\d{2})\b", lambda m: (_year(m.group(1)), "FY")),

@@ -5,6 +5,7 @@ stored value is the answer)."""
 
 from __future__ import annotations
 
+from router.calendar import QUARTER_ENDING, YTD_OF_QUARTER
 from router.growth import derived_value
 from router.sql_route import Value, is_instant, metric_at
 
@@ -20,11 +21,22 @@ def latest_key(metric: str, keys: list[tuple], index: dict) -> tuple | None:
     return max(have, key=lambda vk: (vk[0].period_end, vk[1][3] == "FY"))[1]
 
 
-def ttm(metric: str, keys: list[tuple], index: dict) -> tuple[Value | None, str | None]:
-    """(the TTM value with its inputs, None) or (None, why not)."""
+def ytd_key(key: tuple) -> tuple:
+    """The year-to-date period that ends with a period: Q2 -> H1, Q3 -> 9M, Q4 -> FY (Q1, H1, 9M, FY: itself)."""
+    return (*key[:3], YTD_OF_QUARTER[QUARTER_ENDING[key[3]]])
+
+
+def ttm(metric: str, keys: list[tuple], index: dict, at: tuple | None = None) -> tuple[Value | None, str | None]:
+    """(the TTM value with its inputs, None) or (None, why not): to the latest stored period end, or to the
+    end of the period ``at`` (a key the question named, e.g. Q2 of the company's fiscal 2026)."""
     if is_instant(metric):
         return None, f"{metric} is a balance-sheet value: trailing twelve months apply to flows"
-    key = latest_key(metric, [k for k in keys if k[3] in ("FY", *YEAR_TO_DATE)], index)
+    if at is not None:
+        key = ytd_key(at)
+        if metric_at(metric, key, index) is None:
+            return None, f"TTM to {at[3]}{at[2]} needs {metric} for {key[3]}{key[2]}, not stored"
+    else:
+        key = latest_key(metric, [k for k in keys if k[3] in ("FY", *YEAR_TO_DATE)], index)
     if key is None:
         return None, f"no stored {metric}"
     cid, code, year, period = key

@@ -205,3 +205,98 @@ def test_a_ratio_with_no_stored_inputs_is_no_data_not_a_quote_about_something_el
         assert r and Decimal(r[0].value) == ((Decimal(37857) - Decimal(2388)) / Decimal(50171)).quantize(Decimal("1e-10"))
     else:
         assert "quick_ratio" in a.reason and "Available" in a.reason
+
+
+# ------------------------------------------------------------------------ fiscal years as each company names them
+US_FILINGS = [("us", "ixbrl"), ("us", "xbrl")]  # every US XBRL filing of the corpus (10-Ks and 10-Qs)
+
+
+@pytest.fixture(scope="module")
+def us(tmp_path_factory):
+    fx = Filings(ingested_home(tmp_path_factory, "fiscal_home", US_FILINGS), read_only=True)
+    yield fx
+    fx.close()
+
+
+def test_fiscal_n_is_the_companys_own_fiscal_n(us):
+    a = us.ask("Home Depot net sales in fiscal 2024")
+    r = rows(a, "revenue", period="FY")
+    # HD 10-K for the fiscal year ended February 2, 2025 (cover: DocumentFiscalYearFocus 2024): net sales $159,514 million
+    assert [(Decimal(x.value), str(x.period_end), x.fiscal_year_label) for x in r] == \
+        [(Decimal("159514000000"), "2025-02-02", 2024)]
+    assert "fiscal 2024" in a.answer and "2025-02-02" in a.answer
+
+
+def test_a_calendar_year_is_read_by_period_end_and_says_so(us):
+    a = us.ask("Home Depot net sales in 2024")
+    r = rows(a, "revenue", 2024, "FY")
+    # the year ending in 2024: ended January 28, 2024, which HD calls fiscal 2023 (net sales $152,669 million)
+    assert [(Decimal(x.value), str(x.period_end), x.fiscal_year_label) for x in r] == \
+        [(Decimal("152669000000"), "2024-01-28", 2023)]
+    assert any("read by period end" in c and "2024-01-28" in c for c in a.caveats)
+
+
+def test_a_year_named_by_its_end_date_is_that_year(us):
+    a = us.ask("Home Depot net sales for the fiscal year ended February 2, 2025")
+    assert [Decimal(x.value) for x in rows(a, "revenue", period="FY")] == [Decimal("159514000000")]
+
+
+@pytest.mark.parametrize("question", ["Walmart revenue for the fiscal year ending January 2025",
+                                      "Walmart revenue in the January 2025 fiscal year"])
+def test_a_year_named_by_its_end_month(us, question):
+    a = us.ask(question)
+    # WMT 10-K for the fiscal year ended January 31, 2025: total revenues $680,985 million
+    assert [(Decimal(x.value), str(x.period_end)) for x in rows(a, "revenue", period="FY")] == \
+        [(Decimal("680985000000"), "2025-01-31")]
+
+
+def test_a_month_named_quarter_is_the_companys_fiscal_quarter(us):
+    a = us.ask("Apple revenue in the March 2025 quarter")
+    r = rows(a, "revenue")
+    # AAPL 10-Q for the quarter ended March 29, 2025 (Q2 of fiscal 2025): net sales, three months, $95,359 million
+    assert [(Decimal(x.value), x.fiscal_year, x.fiscal_period, str(x.period_end)) for x in r] == \
+        [(Decimal("95359000000"), 2025, "Q2", "2025-03-29")]
+
+
+def test_comparison_by_own_fiscal_year_gives_both_period_ends(us):
+    a = us.ask("Compare Apple and Home Depot revenue in fiscal 2024")
+    got = {x.stock_code: (Decimal(x.value), str(x.period_end)) for x in rows(a, "revenue", period="FY")}
+    # AAPL 10-K FY2024: total net sales $391,035 million (September 28, 2024); HD fiscal 2024 as above
+    assert got == {"AAPL": (Decimal("391035000000"), "2024-09-28"), "HD": (Decimal("159514000000"), "2025-02-02")}
+    assert any("end in different months" in c and "2024-09-28" in c and "2025-02-02" in c for c in a.caveats)
+
+
+def test_trend_over_own_fiscal_years(us):
+    a = us.ask("Home Depot net sales fiscal 2022-2024")
+    got = {x.fiscal_year_label: Decimal(x.value) for x in rows(a, "revenue", period="FY")}
+    # HD 10-K fiscal 2024, income statement: 159,514 (2024), 152,669 (2023), 157,403 (2022), $ millions
+    assert got == {2024: Decimal("159514000000"), 2023: Decimal("152669000000"), 2022: Decimal("157403000000")}
+
+
+def test_cagr_over_own_fiscal_years(us):
+    a = us.ask("Home Depot revenue CAGR fiscal 2022-2024")
+    c = rows(a, "revenue_cagr")
+    # HD net sales fiscal 2022 157,403 and fiscal 2024 159,514 ($ millions): two years of growth
+    expected = (Decimal(159514) / Decimal(157403)) ** (Decimal(1) / 2) - 1
+    assert c and abs(Decimal(c[0].value) - expected) < Decimal("1e-9")
+    assert "fiscal 2022–2024" in a.answer
+
+
+def test_ttm_to_a_named_quarter(us):
+    a = us.ask("Apple TTM revenue to Q2 fiscal 2025")
+    t = rows(a, "revenue_ttm")
+    # FY2024 10-K 391,035 + six months to March 29, 2025 219,659 - six months to March 30, 2024 210,328 ($ millions)
+    assert t and Decimal(t[0].value) == Decimal("400366000000") and str(t[0].period_end) == "2025-03-29"
+
+
+def test_fiscal_year_grid_equals_each_companys_own_10k(us, corpus):
+    from bench.fiscal_grid import grid, us_filings
+
+    filings = us_filings(corpus)
+    checks, naming = grid(us, filings)
+    bad = [c for c in checks if not c.ok]
+    assert not bad, bad
+    # the corpus's US 10-Ks: AAPL, HD, IBM, MSFT, NFLX, NVDA, WFC, WMT (IBM and WFC tag no income statement)
+    assert set(naming) == {"AAPL", "HD", "IBM", "MSFT", "NFLX", "NVDA", "WFC", "WMT"}
+    assert naming["HD"]["offset"] == -1 and naming["NVDA"]["offset"] == 0 and naming["WMT"]["offset"] == 0
+    assert {c.ticker for c in checks} >= {"AAPL", "HD", "MSFT", "NFLX", "NVDA", "WMT"} and len(checks) >= 40

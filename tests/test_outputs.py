@@ -80,6 +80,26 @@ def test_cli_pivot_table_fits_80_columns_and_binary_formats_need_a_file(home):
     assert res.returncode == 2 and "--output" in res.stderr and "Traceback" not in res.stderr
 
 
+def test_cli_metrics_and_companies_tables_fit_80_columns_without_breaking_words(home):
+    res = _cli(home, "metrics", "NVDA", "--metric", "revenue,net_income_parent", "--period", "FY")
+    assert res.returncode == 0, res.stderr
+    lines = res.stdout.splitlines()
+    assert max(len(line) for line in lines) <= 80
+    # NVDA FY2025 10-K: revenue $130,497 million; one row reads metric, period, value and source whole
+    row = next(line for line in lines if "FY2025" in line and "revenue" in line)
+    assert "130,497.00" in row and "net_income_p" not in res.stdout.replace("net_income_parent", "")
+    res = _cli(home, "companies")
+    assert res.returncode == 0 and max(len(line) for line in res.stdout.splitlines()) <= 80
+    assert any(line.strip().startswith("activision_blizzard ") for line in res.stdout.splitlines())
+
+
+def test_ask_suggests_a_misspelt_company(home):
+    res = _cli(home, "ask", "Nvidai revenue in fiscal 2025")
+    assert "did you mean Nvidia (NVDA)?" in res.stdout.replace("\n", " ")
+    res = _cli(home, "ask", "Total gross sales of the company in 2024")
+    assert "did you mean" not in res.stdout
+
+
 def test_cli_sql_csv(home):
     res = _cli(home, "sql", "SELECT metric_value FROM financial_metrics WHERE stock_code = 'NVDA' AND fiscal_year = 2025 "
                "AND fiscal_period = 'FY' AND metric_name = 'revenue'", "--csv")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from decimal import Decimal
 
 import duckdb
@@ -191,3 +192,31 @@ def stored_document(con: duckdb.DuckDBPyConnection, document_id: str):
         "SELECT DISTINCT page, statement FROM facts WHERE document_id = ? AND page IS NOT NULL AND statement IS NOT NULL",
         [document_id]).fetchall()]
     return ParsedDocument(info=info, pages=pages, sections=sections, facts=facts, parser=row["parser"] or ""), row["doc_name"]
+
+
+QUESTION_CUTOFF = 80  # rapidfuzz ratio (whole-word similarity) of a question's word to a company name or code
+
+
+def suggest_in_question(con: duckdb.DuckDBPyConnection, question: str, limit: int = 2) -> list[str]:
+    """Companies a question may have misspelt ("Nvidai revenue" -> Nvidia): each capitalised word of four
+    letters or more, and each pair of words with a capital, against every name and code by whole-string similarity (never a substring, so
+    "net" is not Netflix)."""
+    from rapidfuzz import fuzz, process, utils
+
+    rows = con.execute(
+        "SELECT a.alias, a.company_id, min(s.stock_code) FROM aliases a LEFT JOIN securities s USING (company_id) "
+        "GROUP BY ALL").fetchall()
+    words = re.findall(r"[A-Za-z][A-Za-z&.'-]+", question)
+    candidates = [w for w in words if len(w) >= 4 and w[0].isupper()] + \
+        [f"{a} {b}" for a, b in zip(words, words[1:]) if a[0].isupper() or b[0].isupper()]  # names are capitalised
+    found: list[tuple[float, str, str]] = []
+    for cand in candidates:
+        hit = process.extractOne(cand, [r[0] for r in rows], scorer=fuzz.ratio, processor=utils.default_process,
+                                 score_cutoff=QUESTION_CUTOFF)
+        if hit:
+            alias, company_id, code = rows[hit[2]]
+            found.append((hit[1], company_id, f"{alias} ({code})" if code else alias))
+    out: dict[str, str] = {}
+    for _score, company_id, name in sorted(found, key=lambda x: -x[0]):
+        out.setdefault(company_id, name)
+    return list(out.values())[:limit]
