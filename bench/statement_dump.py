@@ -19,7 +19,7 @@ import pickle
 import sys
 from pathlib import Path
 
-from common import corpus_root  # noqa: F401  (puts the repo on sys.path)
+from common import REPO, corpus_root  # noqa: F401  (puts the repo on sys.path)
 
 from parsers.pdf_pages import read_pages  # noqa: E402
 from parsers.pdf_report import DEFAULT_EXTRACTORS  # noqa: E402
@@ -63,7 +63,7 @@ def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("out")
     ap.add_argument("--corpus", default=None)
-    ap.add_argument("--cache", default="/tmp/statement_dump_cache")
+    ap.add_argument("--cache", default=str(REPO / ".bench" / "statement_dump_cache"))
     ap.add_argument("--only", default="")
     args = ap.parse_args()
     root = Path(args.corpus) if args.corpus else corpus_root()
