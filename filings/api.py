@@ -166,9 +166,13 @@ class Filings:
 
     # writing ------------------------------------------------------------------------------------
     def ingest(self, *paths: str | Path, on_progress: Callable | None = None,
-               on_total: Callable[[int], None] | None = None, index: bool = True) -> ingest_mod.IngestReport:
-        """Ingest files / folders; with ``index`` (default) narrative units are embedded and indexed too, and
-        documents already stored whose index is missing, failed or stale are indexed. Readers see each
+               on_total: Callable[[int], None] | None = None, index: bool = True,
+               dense: bool = True, on_embedded: Callable[[str], None] | None = None) -> ingest_mod.IngestReport:
+        """Ingest files / folders. With ``index`` (default) each stored document's search units go in with it,
+        searchable by keywords (BM25) as soon as the document is published; then, with ``dense`` (default), the
+        prose units of the new documents get their dense vectors (``on_embedded(doc_name)`` after each), and
+        documents stored earlier whose index is missing, failed, stale or keywords-only are completed.
+        ``dense=False`` leaves the dense vectors to :meth:`index_missing` (`filings index`). Readers see each
         document whole once it is published (after it, every few seconds, and at the end)."""
         with self._writing() as writer:
             def progress(result) -> None:
@@ -177,23 +181,31 @@ class Filings:
                     on_progress(result)
                 writer.maybe_publish()
 
-            on_stored = (lambda parsed: self._index_one(parsed, Path(parsed.info.file_name).stem)) if index else None
+            on_stored = (lambda parsed: self._index_one(parsed, Path(parsed.info.file_name).stem, dense=False)) \
+                if index else None
             report = ingest_mod.ingest(writer.con, paths, on_progress=progress, on_total=on_total,
                                        on_stored=on_stored)
             if index:
-                ids = {r.document_id for r in report.results if r.status == "unchanged" and r.document_id}
-                report.indexed = self.index_missing(only_ids=ids) if ids else 0
+                earlier = {r.document_id for r in report.results if r.status == "unchanged" and r.document_id}
+                added = {r.document_id for r in report.results if r.status == "added" and r.document_id}
+                writer.publish()  # every new document searchable by keywords before the first one is embedded
+                report.indexed = self.index_missing(only_ids=earlier, dense=dense) if earlier else 0
+                failures = list(self.index_failures)
+                if dense and added:
+                    report.embedded = self.index_missing(only_ids=added, on_progress=on_embedded)
+                report.index_failures = failures + self.index_failures
             return report
 
-    def _index_one(self, parsed, doc_name: str) -> int:
-        """Index one stored document with the writer and record its index state (indexed or failed)."""
+    def _index_one(self, parsed, doc_name: str, dense: bool = True) -> int:
+        """Index one stored document with the writer and record its index state: ``indexed`` (every unit in,
+        dense vectors too), ``keywords`` (BM25 in, dense vectors pending: ``dense=False``) or ``failed``."""
         from vectorstore.index import collection_for
 
         index, con = self._writer_idx(), self._writer.con
         name = collection_for(parsed.info.market)
         self._writer.changed()
         try:
-            units = index.index_document(parsed, doc_name)
+            units, pending = index.index_document(parsed, doc_name, dense=dense)
         except Exception as exc:  # recorded: `filings index` and `filings update` retry it
             reason = str(exc) if isinstance(exc, FilingsError) else f"{type(exc).__name__}: {exc}"
             _index_state(con, parsed.info.document_id, name, None, 0, "failed", reason)
@@ -201,16 +213,36 @@ class Filings:
                 from None
         card = index.model_card(name) if units else None
         _index_state(con, parsed.info.document_id, name, card["embedding_model"] if card else None, units,
-                     "indexed", None)
+                     "keywords" if pending else "indexed", None)
         return units
 
+    def _fill_one(self, parsed, doc_name: str, units: int) -> None:
+        """Give a keywords-only document its dense vectors and record it ``indexed`` (``failed`` with the reason:
+        its BM25 units stay searchable, `filings index` retries the vectors)."""
+        from vectorstore.index import collection_for
+
+        index, con = self._writer_idx(), self._writer.con
+        name = collection_for(parsed.info.market)
+        self._writer.changed()
+        try:
+            index.fill_dense(parsed, doc_name)
+        except Exception as exc:
+            reason = str(exc) if isinstance(exc, FilingsError) else f"{type(exc).__name__}: {exc}"
+            _index_state(con, parsed.info.document_id, name, None, units, "keywords", reason)
+            raise FilingsError(f"{doc_name}: searchable by keywords, but embedding failed ({reason}); "
+                               "`filings index` retries it") from None
+        card = index.model_card(name)
+        _index_state(con, parsed.info.document_id, name, card["embedding_model"] if card else None, units,
+                     "indexed", None)
+
     def index_missing(self, on_progress: Callable | None = None, only: list[str] | None = None,
-                      rebuild: bool = False, only_ids: set[str] | None = None) -> int:
-        """Index the stored documents whose index state (table ``index_state``) is missing, failed or stale
-        (embedded with another model than its collection's now); ``only``: doc_names (``only_ids``: document
-        ids) to consider (default all). ``rebuild`` drops the collections first and indexes every stored
-        document again (after a change of chunking, tokenising or payload; embeddings come from the cache).
-        Returns the number of documents indexed; failures are in ``self.index_failures``."""
+                      rebuild: bool = False, only_ids: set[str] | None = None, dense: bool = True) -> int:
+        """Index the stored documents whose index state (table ``index_state``) is missing, failed, stale
+        (embedded with another model than its collection's now) or keywords-only (dense vectors pending; left
+        so when ``dense`` is False); ``only``: doc_names (``only_ids``: document ids) to consider (default all).
+        ``rebuild`` drops the collections first and indexes every stored document again (after a change of
+        chunking, tokenising or payload; embeddings come from the cache). Returns the number of documents
+        indexed; failures are in ``self.index_failures``."""
         from vectorstore.index import MARKETS, collection_for
         from warehouse.lookup import stored_document
 
@@ -233,6 +265,8 @@ class Filings:
                 card = index.model_card(collection)
                 if status == "indexed" and (units == 0 or (card and model == card["embedding_model"])):
                     continue
+                if status == "keywords" and not dense:
+                    continue
                 if status is None and card and index.engine.count(collection, {"document_id": document_id}):
                     # indexed before index states were recorded
                     _index_state(con, document_id, collection, card["embedding_model"],
@@ -241,7 +275,10 @@ class Filings:
                     continue
                 parsed, doc_name = stored_document(con, document_id)
                 try:
-                    self._index_one(parsed, doc_name)
+                    if status == "keywords":
+                        self._fill_one(parsed, doc_name, units)
+                    else:
+                        self._index_one(parsed, doc_name, dense=dense)
                 except FilingsError as exc:
                     self.index_failures.append((doc_name, str(exc)))
                     continue

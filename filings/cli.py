@@ -42,7 +42,9 @@ def _print_json(data) -> None:
 def ingest(paths: Annotated[list[Path], typer.Argument(help="Files or folders, any market")],
            home: HomeOpt = None, as_json: JsonOpt = False,
            no_index: Annotated[bool, typer.Option("--no-index", help="Store pages, facts and metrics only; "
-                                                  "no search units (run `filings index` later)")] = False) -> None:
+                                                  "no search units (run `filings index` later)")] = False,
+           keywords_only: Annotated[bool, typer.Option("--keywords-only", help="Search units by keywords (BM25) only; "
+                                                       "`filings index` adds their dense vectors later")] = False) -> None:
     """Ingest filings (idempotent: documents are keyed by content). Exit status 1 if any document failed.
     Readers (every other command, notebooks, the viewer) keep working meanwhile and see each document whole
     once it is published; a second writer waits FILINGS_WRITER_WAIT seconds, then refuses."""
@@ -50,8 +52,16 @@ def ingest(paths: Annotated[list[Path], typer.Argument(help="Files or folders, a
                                       TimeElapsedColumn(), TextColumn("{task.description}"), console=err,
                                       disable=as_json or not err.is_terminal) as progress:
         task = progress.add_task("", total=None)
+        embed = None
+
+        def embedded(name: str) -> None:
+            nonlocal embed
+            if embed is None:  # every document is searchable by keywords now; the dense vectors follow
+                embed = progress.add_task("", total=None)
+            progress.update(embed, advance=1, description=markup_safe(f"embedded {name[:40]}"))
+
         report = f.ingest(
-            *paths, index=not no_index,
+            *paths, index=not no_index, dense=not keywords_only, on_embedded=embedded,
             on_total=lambda n: progress.update(task, total=n),
             on_progress=lambda r: progress.update(task, advance=1, description=markup_safe(Path(r.path).name[:40])),
         )
@@ -96,6 +106,9 @@ def search(query: Annotated[str, typer.Argument(help="What to look for, in Engli
     if found.widened:
         line(out, f"no hits with {found.filters_asked}: widened")
     line(out, f"filters applied: {result['filters_applied'] or 'none'}")
+    if found.keywords_only:
+        line(err, ("note:", "yellow"), f" {found.keywords_only:,} unit(s) in scope are searched by keywords only "
+                                       "(dense vectors not built yet: `filings index`)")
     if not result["hits"]:
         out.print("no hits (is the index built? `filings ingest` builds it; `filings index` after --no-index)")
     hits = output.table(None, "#", "document", "page", "section", "company", "year", "text", wide={"text": 90},

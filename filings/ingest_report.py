@@ -30,7 +30,8 @@ def _fields(r: DocumentResult) -> list[str]:
 
 def as_json(report: IngestReport) -> dict:
     return {"run_id": report.run_id, "added": report.count("added"), "unchanged": report.count("unchanged"),
-            "failed": report.count("failed"), "skipped": report.count("skipped"),
+            "failed": report.count("failed"), "skipped": report.count("skipped"), "embedded": report.embedded,
+            "index_failures": [{"doc_name": n, "reason": r} for n, r in report.index_failures],
             "documents": [{"path": r.path, "status": r.status, "document_id": r.document_id, "reason": r.reason,
                            "seconds": round(r.seconds, 3), "pages": r.pages, "facts": r.facts, "metrics": r.metrics,
                            "info": r.info.model_dump(exclude={"document_id"}) if r.info else None}
@@ -59,5 +60,7 @@ def render(report: IngestReport, out: Console, err: Console, json_output: bool, 
             line(err, ("failed:", "red"), " ", r.reason or r.path)
         elif r.status == "skipped":
             line(err, ("skipped:", "yellow"), " ", r.reason or r.path)
+    for _name, reason in report.index_failures:
+        line(err, ("index:", "yellow"), " ", reason)
     line(out, f"added {report.count('added')}, unchanged {report.count('unchanged')}, failed {report.count('failed')}, "
               f"skipped {report.count('skipped')}  (warehouse: {warehouse})")

@@ -93,7 +93,13 @@ class Router:
         text = "\n".join(f"\"{p.text}\" [{p.source.get('doc_name')} p{p.source.get('page')}"
                          f"{', ' + p.source['section'] if p.source.get('section') else ''}]" for p in passages[:5])
         return self._base(plan, status="answered", answer=text, passages=passages,
-                          caveats=self._coverage([c.company_id for c in plan.companies]))
+                          caveats=self._keywords_only(plan) + self._coverage([c.company_id for c in plan.companies]))
+
+    def _keywords_only(self, plan: QueryPlan) -> list[str]:
+        count = getattr(self.searcher, "keywords_only", None)
+        n = count(filters_for(plan)) if count else 0
+        return [f"{n:,} passage(s) in scope are searched by keywords only: their dense vectors are not built yet "
+                "(`filings index` builds them)"] if n else []
 
     def _mixed(self, plan: QueryPlan) -> Answer:
         numbers = self._sql(plan)

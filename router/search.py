@@ -70,12 +70,17 @@ HITS = Purpose("hits", None, any_year=True)  # `filings search`: pages, statemen
 EVIDENCE = Purpose("evidence", tuple(ANSWER_KINDS), any_year=False)  # quotes for an answer
 
 
+# the filters that say whose passages are in scope (sections, forms and kinds narrow the ranking, not the scope)
+SCOPE_FIELDS = ("company_id", "stock_code", "document_id", "fiscal_year", "market")
+
+
 @dataclass
 class SearchResult:
     query: str
     filters_applied: dict
     hits: list[Hit]
     filters_asked: dict  # before widening
+    keywords_only: int = 0  # units under the filters applied searchable by keywords only (dense vectors pending)
 
     @property
     def widened(self) -> bool:
@@ -83,11 +88,14 @@ class SearchResult:
 
     def as_json(self) -> dict:
         """The JSON of `filings search --json` (DESIGN.md section 4)."""
-        return {"query": self.query, "filters_applied": self.filters_applied, "hits": [
+        out = {"query": self.query, "filters_applied": self.filters_applied, "hits": [
             {"document_id": h.payload["document_id"], "doc_name": h.payload["doc_name"], "page": h.payload["page"],
              "section": h.payload.get("section"), "company_id": h.payload.get("company_id"),
              "stock_code": h.payload.get("stock_code"), "fiscal_year": h.payload.get("fiscal_year"),
              "text": h.payload["text"], "score": round(h.score, 6)} for h in self.hits]}
+        if self.keywords_only:  # only while dense vectors are pending: the contract's keys otherwise
+            out["keywords_only"] = self.keywords_only
+        return out
 
 
 # ------------------------------------------------------------------------------------ filters from a plan
@@ -222,7 +230,14 @@ class SearchPipeline:
         if section:
             filters["section"] = [section]
         hits, applied = self.run(plan, HITS, k=k, filters=filters, raw=raw)
-        return SearchResult(query=query, filters_applied=applied, hits=hits, filters_asked=filters)
+        return SearchResult(query=query, filters_applied=applied, hits=hits, filters_asked=filters,
+                            keywords_only=self.keywords_only(applied))
+
+    def keywords_only(self, filters: dict | None) -> int:
+        """Prose units under ``filters`` whose dense vectors are not in yet: found by keywords only until
+        `filings index` embeds them."""
+        scope = {key: v for key, v in (filters or {}).items() if key in SCOPE_FIELDS}
+        return self.index.pending_dense(scope) if self.available else 0
 
     def company_id(self, company: str) -> str:
         return lookup.require_company(self.con, company)

@@ -90,4 +90,5 @@ def make_searcher(pipeline: SearchPipeline, k: int = 8, per_company: int = 3,
             ))
         return out
 
+    search.keywords_only = pipeline.keywords_only  # units in scope not yet embedded: the answer says so
     return search

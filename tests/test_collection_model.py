@@ -24,7 +24,7 @@ def _doc(doc_id: str) -> ParsedDocument:
 def test_queries_use_the_collection_model(tmp_path, monkeypatch, engine):
     eng = ClientEngine(location=":memory:") if engine == "client" else None
     built = NarrativeIndex(tmp_path, engine=eng, models={"US": "hashing@64"})
-    assert built.index_document(_doc("d1"), "d1") > 0
+    assert built.index_document(_doc("d1"), "d1").units > 0
     card = built.model_card("filings_us")
     assert card == {"embedding_setting": "hashing@64", "embedding_model": "hashing-test-64", "dim": 64}
     # the environment now names another model: queries still embed with the recorded one

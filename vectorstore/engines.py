@@ -37,11 +37,14 @@ from typing import Any, Protocol, runtime_checkable
 
 DENSE = "dense"
 SPARSE = "bm25"
+# payload field: "embedded" (a prose unit with its dense vector), "pending" (stored for BM25; `filings index` fills
+# the dense vector in), "none" (a table unit: BM25 only by design)
+DENSE_STATE = "dense_state"
 RRF_K = 60
 META_FILE = "filings_meta.json"  # EdgeEngine: collection metadata beside the shard's own files
 
 KEYWORD_FIELDS = ("company_id", "stock_code", "section", "report_type", "market", "kind", "document_id", "fiscal_period",
-                  "statement")
+                  "statement", DENSE_STATE)
 INTEGER_FIELDS = ("fiscal_year",)
 FILTER_FIELDS = KEYWORD_FIELDS + INTEGER_FIELDS
 
@@ -117,6 +120,8 @@ class Engine(Protocol):
     def upsert(self, name: str, points: Iterable[Point]) -> int: ...
 
     def delete_document(self, name: str, document_id: str) -> None: ...
+
+    def set_dense(self, name: str, document_id: str, vectors: Mapping[str, list[float]]) -> int: ...
 
     def count(self, name: str, filter: Mapping[str, Any] | None = None) -> int: ...
 
@@ -273,6 +278,21 @@ class EdgeEngine(_Closing):
         import qdrant_edge as q
 
         self._shard(name).update(q.UpdateOperation.delete_points_by_filter(self._filter({"document_id": document_id})))
+
+    def set_dense(self, name: str, document_id: str, vectors: Mapping[str, list[float]]) -> int:
+        """Give a stored document's units their dense vectors (unit id -> vector) and mark them
+        ``embedded``; payloads and BM25 vectors stay as they are."""
+        import qdrant_edge as q
+
+        shard = self._shard(name)
+        items = list(vectors.items())
+        for b in range(0, len(items), self.batch):
+            shard.update(q.UpdateOperation.update_vectors(
+                [q.PointVectors(point_id(uid), {DENSE: [float(x) for x in vec]}) for uid, vec in items[b:b + self.batch]]))
+        shard.update(q.UpdateOperation.set_payload_by_filter(self._filter({"document_id": document_id}),
+                                                             {DENSE_STATE: "embedded"}))
+        self._pending[name] = self._pending.get(name, 0) + len(items)
+        return len(items)
 
     def optimize(self, name: str) -> None:
         shard = self._shard(name)
@@ -535,6 +555,17 @@ class ClientEngine(_Closing):
         from qdrant_client import models as m
 
         self.client.delete(name, points_selector=m.FilterSelector(filter=self._filter({"document_id": document_id})), wait=True)
+
+    def set_dense(self, name: str, document_id: str, vectors: Mapping[str, list[float]]) -> int:
+        from qdrant_client import models as m
+
+        items = list(vectors.items())
+        for b in range(0, len(items), self.batch):
+            self.client.update_vectors(name, points=[m.PointVectors(id=point_id(uid), vector={DENSE: [float(x) for x in vec]})
+                                                     for uid, vec in items[b:b + self.batch]], wait=True)
+        self.client.set_payload(name, payload={DENSE_STATE: "embedded"},
+                                points=m.FilterSelector(filter=self._filter({"document_id": document_id})), wait=True)
+        return len(items)
 
     def optimize(self, name: str) -> None:
         """The server optimises in the background; nothing to do."""

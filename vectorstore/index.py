@@ -21,14 +21,15 @@ from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import NamedTuple
 
 from mappings.statements import statements
 from schema.errors import FilingsError
 from schema.models import ParsedDocument, SearchUnit
 from vectorstore.chunking import chunk
-from vectorstore.embeddings import (EmbeddingCache, EmbeddingProvider, MemoryCache, embed_cached, model_for_market,
-                                   provider_for)
-from vectorstore.engines import READERS, Engine, Hit, Point, open_engine, reader_view, unit_payload
+from vectorstore.embeddings import (EmbeddingCache, EmbeddingProvider, MemoryCache, cached_vectors, embed_cached,
+                                   model_for_market, provider_for)
+from vectorstore.engines import DENSE_STATE, READERS, Engine, Hit, Point, open_engine, reader_view, unit_payload
 from vectorstore.hybrid import weighted_rrf
 from vectorstore.sparse import encode_document, encode_query
 
@@ -38,6 +39,11 @@ MARKETS = ("US", "A", "HK")
 # ``evidence_strength`` divides by it, so 1.0 means "as close as real evidence usually is".
 EVIDENCE_COSINE = {"minilm": 0.30, "e5": 0.80, "local": 0.30, "hashing": 0.10}
 _CJK = re.compile(r"[\u4e00-\u9fff]")
+
+
+class Indexed(NamedTuple):
+    units: int  # search units upserted
+    pending: int  # prose units among them without a dense vector yet
 
 
 @dataclass(frozen=True)
@@ -53,6 +59,12 @@ class RankedList:
 
 def collection_for(market: str | None) -> str:
     return f"filings_{(market or 'US').lower()}"
+
+
+def _dense_state(unit: SearchUnit, pending: set[str]) -> str:
+    if unit.kind == "table":
+        return "none"
+    return "pending" if unit.unit_id in pending else "embedded"
 
 
 def language_of(text: str) -> str:
@@ -130,27 +142,54 @@ class NarrativeIndex:
                                 page_statements=page_statements)
         return units
 
-    def index_document(self, parsed: ParsedDocument, doc_name: str) -> int:
-        """Chunk, embed (cached by content) and upsert one document; returns the number of units. The units are
-        embedded with the model recorded for the market's collection (a new collection records the configured
-        one); a configured model that differs from the recorded one is an error, never a mixed collection."""
+    def index_document(self, parsed: ParsedDocument, doc_name: str, dense: bool = True) -> Indexed:
+        """Chunk one document and upsert its units with their BM25 vectors and payload: searchable by keywords at
+        once. Prose units get dense vectors embedded now (``dense``) or only those the embedding cache already
+        holds (``dense=False``: the rest are marked ``dense_state: pending`` until :meth:`fill_dense`). Returns the units
+        upserted and how many of them are still without a dense vector. The units are embedded with the model recorded for the market's
+        collection (a new collection records the configured one); a configured model that differs from the
+        recorded one is an error, never a mixed collection."""
         units = self.units_of(parsed, doc_name)
         if not units:
-            return 0
+            return Indexed(0, 0)
         market = parsed.info.market or "US"
         name = collection_for(market)
         provider = self._writer_provider(market, name)
         # statement / table pages are found by BM25 (labels and numbers); dense vectors are for prose
         prose = [u for u in units if u.kind != "table"]
-        vectors = embed_cached(provider, [u.text for u in prose], self.cache)
-        dense = {u.unit_id: vectors[i].tolist() for i, u in enumerate(prose)}
+        texts = [u.text for u in prose]
+        if dense:
+            vectors = list(embed_cached(provider, texts, self.cache))
+        else:
+            vectors = cached_vectors(provider, texts, self.cache)
+        vector = {u.unit_id: v.tolist() for u, v in zip(prose, vectors) if v is not None}
+        pending = {u.unit_id for u in prose} - set(vector)
         self.engine.ensure_collection(name, provider.dim)
         self._record_model(name, market, provider)
         self.engine.delete_document(name, parsed.info.document_id)
-        points = [Point(id=u.unit_id, dense=dense.get(u.unit_id), sparse=encode_document(u.text, language_of(u.text)),
-                        payload=unit_payload(u)) for u in units]
+        points = [Point(id=u.unit_id, dense=vector.get(u.unit_id),
+                        sparse=encode_document(u.text, language_of(u.text)),
+                        payload={**unit_payload(u), DENSE_STATE: _dense_state(u, pending)}) for u in units]
         self.engine.upsert(name, points)
-        return len(points)
+        return Indexed(len(points), len(pending))
+
+    def fill_dense(self, parsed: ParsedDocument, doc_name: str) -> int:
+        """Embed the prose units of a document stored by ``index_document(dense=False)`` and give them their dense
+        vectors (payload and BM25 vectors untouched). Returns the number of units given a vector."""
+        prose = [u for u in self.units_of(parsed, doc_name) if u.kind != "table"]
+        if not prose:
+            return 0
+        market = parsed.info.market or "US"
+        name = collection_for(market)
+        provider = self._writer_provider(market, name)
+        vectors = embed_cached(provider, [u.text for u in prose], self.cache)
+        return self.engine.set_dense(name, parsed.info.document_id,
+                                     {u.unit_id: vectors[i].tolist() for i, u in enumerate(prose)})
+
+    def pending_dense(self, filters: dict | None = None, markets: Iterable[str] | None = None) -> int:
+        """Prose units under ``filters`` that are searchable by keywords only (their dense vectors not yet in)."""
+        flt = dict(filters or {}, **{DENSE_STATE: "pending"})
+        return sum(self.engine.count(name, flt) for _market, name in self.collections(markets))
 
     def optimize(self) -> None:
         for market in MARKETS:

@@ -47,6 +47,8 @@ class IngestReport:
     run_id: str
     results: list[DocumentResult] = field(default_factory=list)
     indexed: int = 0  # documents stored earlier whose search index was missing, failed or stale: indexed now
+    embedded: int = 0  # documents of this run whose prose units got their dense vectors after the keyword index
+    index_failures: list[tuple[str, str]] = field(default_factory=list)  # (doc_name, reason): stored, not all indexed
 
     def count(self, status: str) -> int:
         return sum(1 for r in self.results if r.status == status)

