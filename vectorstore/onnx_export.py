@@ -14,6 +14,7 @@ from __future__ import annotations
 import hashlib
 import os
 import tempfile
+import warnings
 from pathlib import Path
 
 OPSET = 17
@@ -68,7 +69,8 @@ def _export_fp32(model_dir: Path, out: Path) -> None:
 
     ids = torch.ones((2, 16), dtype=torch.long)
     axes = {0: "batch", 1: "tokens"}
-    with torch.no_grad():
+    with torch.no_grad(), warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # the TorchScript exporter's deprecation and tracer notes
         torch.onnx.export(Hidden(base), (ids, ids, torch.zeros_like(ids)), str(out),
                           input_names=["input_ids", "attention_mask", "token_type_ids"],
                           output_names=["last_hidden_state"], opset_version=OPSET, dynamo=False,
