@@ -154,8 +154,19 @@ def recall(names: list[str], max_questions: int | None, cache_dir: str, max_doc_
           f"{time.perf_counter() - t:.1f}s", flush=True)
     ks = (1, 5, 20)
 
+    from bench.financebench_retrieval import split
+
+    half_of = split([json.loads(x) for x in (fb / "questions_dev.jsonl").read_text().splitlines() if x.strip()])
+    halves = [half_of[q["company"]] for q in questions]
+
     def hits(ranked_pages: list[list[int]], gold: list[set[int]]) -> list[float]:
-        return [float(np.mean([bool(set(r[:k]) & g) for r, g in zip(ranked_pages, gold)])) for k in ks]
+        """hit@1/5/20 on all questions, then hit@5/20 on the tuning and on the checking half."""
+        got = [[bool(set(r[:k]) & g) for k in ks] for r, g in zip(ranked_pages, gold)]
+        out = [float(np.mean([x[i] for x in got])) for i in range(len(ks))]
+        for half in ("tuning", "checking"):
+            part = [x for x, h in zip(got, halves) if h == half] or [[False] * len(ks)]
+            out += [round(float(np.mean([x[i] for x in part])), 3) for i in (1, 2)]
+        return out
 
     gold = [{e["evidence_page_num"] + 1 for e in q["evidence"]} for q in questions]
     rows = []
@@ -179,8 +190,72 @@ def recall(names: list[str], max_questions: int | None, cache_dir: str, max_doc_
             ranked.append([doc_units[q["doc_name"]][i].page for i in order])
         rows.append([name, p.name, t_embed, *hits(ranked, gold)])
         print(f"  {name}: hit@1/5/20 {rows[-1][3:]}  (embed {t_embed:.0f}s)", flush=True)
-    print_table(["provider", "name", "embed s (uncached)", "hit@1", "hit@5", "hit@20"], rows,
+    print_table(["provider", "name", "embed s (uncached)", "hit@1", "hit@5", "hit@20", "tuning @5", "tuning @20",
+                 "checking @5", "checking @20"], rows,
                 title=f"FinanceBench dev, within-document unit search ({len(questions)} questions)")
+
+
+def _fold(text: str) -> str:
+    return re.sub(r"\s+", "", text).lower()
+
+
+def _suite_units(cases: list[dict]) -> dict[str, list]:
+    """doc_name -> prose search units (the index's own chunking of the parsed document; table units have no dense
+    vector) of the suite's evidence documents."""
+    from vectorstore.index import NarrativeIndex
+    from warehouse.parse_pool import parse_job
+
+    root = corpus_root()
+    files = {p.stem: p for p in root.rglob("*") if p.is_file() and p.suffix.lower() in {".pdf", ".htm", ".html",
+                                                                                       ".txt", ".json", ".xml"}}
+    index = NarrativeIndex(REPO / ".bench" / "suite-probe")
+    out = {}
+    for name in sorted({e["doc_name"] for c in cases for e in c["expected"]["evidence"]}):
+        parsed, _error = parse_job(files[name]) if name in files else (None, None)
+        if parsed is not None:
+            out[name] = [u for u in index.units_of(parsed, name) if u.kind != "table"]  # what gets dense vectors
+    return out
+
+
+def suite_recall(names: list[str], cache_dir: str, lang: str | None = None) -> None:
+    """The eval suite's narrative questions (every case with evidence quotes), per language: each question ranked
+    against its evidence document's units by the dense model alone; a hit at k when one of the top-k units holds
+    one of the expected quotes (whitespace folded)."""
+    from router.evaluate import load_suite
+
+    cases = [c for c in load_suite() if c["expected"].get("evidence") and (lang is None or c["lang"] == lang)]
+    t = time.perf_counter()
+    doc_units = _suite_units(cases)
+    probes = []  # (lang, question, doc, gold unit indexes)
+    for c in cases:
+        for doc in dict.fromkeys(e["doc_name"] for e in c["expected"]["evidence"]):
+            quotes = [_fold(e["quote"]) for e in c["expected"]["evidence"] if e["doc_name"] == doc]
+            units = doc_units.get(doc, [])
+            gold = {i for i, u in enumerate(units) if any(q in _fold(u.text) for q in quotes)}
+            if gold:
+                probes.append((c["lang"], c["question"], doc, gold))
+                break
+    langs = sorted({p[0] for p in probes})
+    print(f"{len(probes)} of {len(cases)} suite questions have a unit holding an expected quote "
+          f"({', '.join(f'{lang} {sum(p[0] == lang for p in probes)}' for lang in langs)}); "
+          f"{sum(len(v) for v in doc_units.values())} units of {len(doc_units)} documents, "
+          f"{time.perf_counter() - t:.0f}s", flush=True)
+    ks = (1, 5, 20)
+    cache = EmbeddingCache(cache_dir)
+    rows = []
+    for name in names:
+        p = provider_for(name)
+        t = time.perf_counter()
+        vecs = {d: embed_cached(p, [u.text for u in doc_units[d]], cache) for d in {pr[2] for pr in probes}}
+        t_embed = time.perf_counter() - t
+        qv = p.embed_queries([pr[1] for pr in probes])
+        for lang in langs:
+            got = [[bool(set(np.argsort(-(vecs[d] @ v), kind="stable")[:k]) & gold) for k in ks]
+                   for (lg, _q, d, gold), v in zip(probes, qv) if lg == lang]
+            rows.append([name, lang, len(got), *np.mean(got, axis=0).round(3).tolist(), round(t_embed)])
+            print("  ", rows[-1], flush=True)
+    print_table(["provider", "lang", "questions", "hit@1", "hit@5", "hit@20", "embed s"], rows,
+                title="eval-suite narrative questions, within the evidence document, dense only")
 
 
 def main() -> None:
@@ -189,12 +264,16 @@ def main() -> None:
     ap.add_argument("--n-en", type=int, default=200)
     ap.add_argument("--n-zh", type=int, default=100)
     ap.add_argument("--recall", action="store_true")
+    ap.add_argument("--suite", action="store_true", help="the eval suite's narrative questions, per language")
+    ap.add_argument("--lang", default=None, help="with --suite: only the questions in this language (en / zh)")
     ap.add_argument("--max-questions", type=int, default=None)
     ap.add_argument("--cache", default=str(REPO / ".bench" / "embed-cache"))
     ap.add_argument("--max-doc-units", type=int, default=None, help="only questions on documents with <= N units")
     ap.add_argument("--max-pages", type=int, default=None, help="only questions on documents with <= N pages")
     a = ap.parse_args()
-    if a.recall:
+    if a.suite:
+        suite_recall((a.providers or "minilm-onnx,e5-small").split(","), a.cache, a.lang)
+    elif a.recall:
         names = (a.providers or "minilm-onnx,minilm-onnx@256,e5-small").split(",")
         recall(names, a.max_questions, a.cache, a.max_doc_units, a.max_pages)
     else:

@@ -1,6 +1,6 @@
 """"Answered" means answered. When a metric or ratio question finds no stored row, the search fallback may
-answer only with a passage that prints the metric's own figure: one of its labels and a number right after
-it, in one passage. Anything else (a risk factor that mentions profit, a pension "funded ratio" for a quick
+answer only with a passage of a filing (not an earnings call) that prints the metric's own figure: one of its
+labels and a number right after it, in one passage, in a report of the asked year or the next one. Anything else (a risk factor that mentions profit, a pension "funded ratio" for a quick
 ratio) is no answer: the question stays no_data with what the warehouse holds instead.
 
 Generic words ("profit", 利润) name a metric with the reading stated (``mappings/analysis.yaml``)."""
@@ -71,9 +71,14 @@ def figure_passages(passages: list[Passage], metric: str) -> list[Passage]:
     return out
 
 
+# Where a printed figure may come from: the filings' pages, statements included; never an earnings call (what is
+# said on a call is not a figure the filing prints: rounded, often a quarter or a non-GAAP measure).
+FIGURE_KINDS = ["narrative", "table"]
+
+
 def search_for_figures(searcher: Callable, plan: QueryPlan) -> list[Passage]:
-    """Passages printing the figures of the plan's metrics, from any page (statements included)."""
-    filters = {k: v for k, v in filters_for(plan.model_copy(update={"sections": []})).items() if k != "kind"}
+    """Passages printing the figures of the plan's metrics, from any page of a filing (statements included)."""
+    filters = dict(filters_for(plan.model_copy(update={"sections": []})), kind=FIGURE_KINDS)
     found: list[Passage] = []
     for metric in plan.metrics:
         found += figure_passages(searcher(plan.model_copy(update={"sections": []}), filters), metric)

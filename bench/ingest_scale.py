@@ -1,0 +1,141 @@
+"""Ingest cost at scale: wall time to searchable (every document stored, BM25 units in, published) and to fully
+embedded, units embedded per second per market, and the peak memory of the ingest, for one file or a corpus.
+
+    python bench/ingest_scale.py --one ../shared/corpus/cn/600080_jinhuagufen_2024_annual.pdf
+    python bench/ingest_scale.py --corpus ../shared/corpus [--home DIR] [--cluster local-ray]
+
+``--one``: three fresh homes, the same file: ``--no-index`` (pages, facts, metrics), ``--keywords-only`` (plus BM25
+units) and the full ingest (plus dense vectors), each with an empty embedding cache; prints each wall time and
+its ratio to the ``--no-index`` run. ``--corpus``: one full ingest of the folder into a fresh home (or ``--home``,
+kept afterwards for the retrieval and latency benches). Each run is a child process driving the facade;
+this process samples the RSS of the child and its parse workers every 0.25 s (peak of the driver alone and of
+the whole process tree). Figures only; nothing is asserted. Models: whatever the environment configures
+(the defaults unless FILINGS_EMBED_MODEL_* are set).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+
+from common import REPO, print_table
+
+CHILD = r"""
+import json, sys, time
+sys.path.insert(0, {repo!r})
+from filings import Filings
+mode, home, paths, cluster = sys.argv[1], sys.argv[2], sys.argv[3:-1], sys.argv[-1] or None
+t0 = time.perf_counter()
+def event(kind, **kw):
+    print(json.dumps({{"event": kind, "t": round(time.perf_counter() - t0, 3), **kw}}), flush=True)
+kw = {{"cluster": cluster}} if cluster else {{}}
+with Filings(home) as f:
+    report = f.ingest(*paths, index=mode != "no-index", dense=mode == "full",
+                      on_progress=lambda r: event("stored", status=r.status),
+                      on_embedded=lambda name: event("embedded", doc=name), **kw)
+    units = f.con.execute("SELECT collection, count(*), sum(units) FROM index_state GROUP BY 1").fetchall()
+event("done", added=report.count("added"), failed=report.count("failed"), units=units)
+"""
+
+
+def _tree_rss(pid: int) -> tuple[int, int]:
+    import psutil
+
+    try:
+        proc = psutil.Process(pid)
+        own = proc.memory_info().rss
+        total = own + sum(c.memory_info().rss for c in proc.children(recursive=True))
+        return own, total
+    except psutil.Error:
+        return 0, 0
+
+
+def run(mode: str, home: Path, paths: list[str], cluster: str | None = None) -> dict:
+    cmd = [sys.executable, "-c", CHILD.format(repo=str(REPO)), mode, str(home), *paths, cluster or ""]
+    t0 = time.perf_counter()
+    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    peak = [0, 0]
+
+    def sample() -> None:
+        while proc.poll() is None:
+            own, total = _tree_rss(proc.pid)
+            peak[0], peak[1] = max(peak[0], own), max(peak[1], total)
+            time.sleep(0.25)
+
+    sampler = threading.Thread(target=sample, daemon=True)
+    sampler.start()
+    events = [json.loads(line) for line in proc.stdout if line.startswith("{")]
+    proc.wait()
+    sampler.join()
+    if proc.returncode:
+        sys.exit(f"{mode} ingest failed:\n{proc.stderr.read()[-3000:]}")
+    stored = [e["t"] for e in events if e["event"] == "stored"]
+    embedded = [e["t"] for e in events if e["event"] == "embedded"]
+    done = events[-1]
+    return {"mode": mode, "wall": time.perf_counter() - t0, "searchable": max(stored) if stored else None,
+            "embedded_docs": len(embedded), "dense_s": (embedded[-1] - max(stored)) if embedded and stored else 0.0,
+            "added": done["added"], "failed": done["failed"], "units": done["units"],
+            "driver_peak_gb": peak[0] / 2**30, "tree_peak_gb": peak[1] / 2**30}
+
+
+def _prose_units(home: Path) -> dict[str, int]:
+    """Prose units (the ones embedded) per collection, counted in the published shards."""
+    from filings import Filings
+
+    with Filings(home, read_only=True) as f:
+        return {name: f.index.engine.count(name) - f.index.engine.count(name, {"kind": "table"})
+                for _m, name in f.index.collections()}
+
+
+def one(path: str) -> None:
+    rows = []
+    base = None
+    for mode in ("no-index", "keywords-only", "full"):
+        with tempfile.TemporaryDirectory(prefix=f"scale-{mode}-") as tmp:
+            r = run(mode, Path(tmp), [path])
+            prose = _prose_units(Path(tmp)) if mode == "full" else {}
+        base = base or r["wall"]
+        rows.append([mode, r["wall"], r["wall"] / base, r["dense_s"], sum(prose.values()) or "-",
+                     (sum(prose.values()) / r["dense_s"]) if r["dense_s"] else "-", r["driver_peak_gb"],
+                     r["tree_peak_gb"]])
+        print(f"  {mode}: {r['wall']:.1f}s", flush=True)
+    print_table(["mode", "wall s", "x no-index", "dense s", "prose units", "units/s", "driver peak GB",
+                 "tree peak GB"], rows, title=f"one document: {Path(path).name}")
+
+
+def corpus(folder: str, home: str | None, cluster: str | None) -> None:
+    target = Path(home) if home else Path(tempfile.mkdtemp(prefix="scale-corpus-"))
+    r = run("full", target, [folder], cluster)
+    prose = _prose_units(target)
+    print(json.dumps({k: v for k, v in r.items()}, default=str, indent=1))
+    print_table(["documents", "failed", "to searchable s", "dense s", "wall s", "prose units", "units/s (dense)",
+                 "driver peak GB", "tree peak GB"],
+                [[r["added"], r["failed"], r["searchable"], r["dense_s"], r["wall"], sum(prose.values()),
+                  sum(prose.values()) / r["dense_s"] if r["dense_s"] else "-", r["driver_peak_gb"],
+                  r["tree_peak_gb"]]], title=f"full ingest of {folder} into {target}")
+    print("prose units per collection:", prose)
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--one", help="one file: no-index vs keywords-only vs full, fresh homes")
+    ap.add_argument("--corpus", help="a folder: one full ingest")
+    ap.add_argument("--home", help="with --corpus: the home to build (kept)")
+    ap.add_argument("--cluster", help="with --corpus: where parsing runs (see `filings ingest --cluster`)")
+    a = ap.parse_args()
+    if a.one:
+        one(a.one)
+    elif a.corpus:
+        corpus(a.corpus, a.home, a.cluster)
+    else:
+        ap.error("give --one FILE or --corpus DIR")
+
+
+if __name__ == "__main__":
+    main()
