@@ -197,43 +197,12 @@ class Filings:
             return report
 
     def _index_one(self, parsed, doc_name: str, dense: bool = True) -> int:
-        """Index one stored document with the writer and record its index state: ``indexed`` (every unit in,
-        dense vectors too), ``keywords`` (BM25 in, dense vectors pending: ``dense=False``) or ``failed``."""
-        from vectorstore.index import collection_for
+        """Index one stored document with the writer (``filings.indexing``): BM25 units, dense vectors too with
+        ``dense``."""
+        from filings import indexing
 
-        index, con = self._writer_idx(), self._writer.con
-        name = collection_for(parsed.info.market)
         self._writer.changed()
-        try:
-            units, pending = index.index_document(parsed, doc_name, dense=dense)
-        except Exception as exc:  # recorded: `filings index` and `filings update` retry it
-            reason = str(exc) if isinstance(exc, FilingsError) else f"{type(exc).__name__}: {exc}"
-            _index_state(con, parsed.info.document_id, name, None, 0, "failed", reason)
-            raise FilingsError(f"{doc_name}: stored, but indexing failed ({reason}); `filings index` retries it") \
-                from None
-        card = index.model_card(name) if units else None
-        _index_state(con, parsed.info.document_id, name, card["embedding_model"] if card else None, units,
-                     "keywords" if pending else "indexed", None)
-        return units
-
-    def _fill_one(self, parsed, doc_name: str, units: int) -> None:
-        """Give a keywords-only document its dense vectors and record it ``indexed`` (``failed`` with the reason:
-        its BM25 units stay searchable, `filings index` retries the vectors)."""
-        from vectorstore.index import collection_for
-
-        index, con = self._writer_idx(), self._writer.con
-        name = collection_for(parsed.info.market)
-        self._writer.changed()
-        try:
-            index.fill_dense(parsed, doc_name)
-        except Exception as exc:
-            reason = str(exc) if isinstance(exc, FilingsError) else f"{type(exc).__name__}: {exc}"
-            _index_state(con, parsed.info.document_id, name, None, units, "keywords", reason)
-            raise FilingsError(f"{doc_name}: searchable by keywords, but embedding failed ({reason}); "
-                               "`filings index` retries it") from None
-        card = index.model_card(name)
-        _index_state(con, parsed.info.document_id, name, card["embedding_model"] if card else None, units,
-                     "indexed", None)
+        return indexing.index_one(self._writer.con, self._writer_idx(), parsed, doc_name, dense=dense)
 
     def index_missing(self, on_progress: Callable | None = None, only: list[str] | None = None,
                       rebuild: bool = False, only_ids: set[str] | None = None, dense: bool = True) -> int:
@@ -243,49 +212,13 @@ class Filings:
         ``rebuild`` drops the collections first and indexes every stored document again (after a change of
         chunking, tokenising or payload; embeddings come from the cache). Returns the number of documents
         indexed; failures are in ``self.index_failures``."""
-        from vectorstore.index import MARKETS, collection_for
-        from warehouse.lookup import stored_document
+        from filings import indexing
 
         self.index_failures = []
         with self._writing() as writer:
-            index, con = self._writer_idx(), writer.con
-            if rebuild:
-                for market in MARKETS:
-                    if index.engine.has_collection(collection_for(market)):
-                        index.engine.drop_collection(collection_for(market))
-                con.execute("DELETE FROM index_state")
-                writer.changed()
-            done = 0
-            rows = con.execute("SELECT d.document_id, d.doc_name, d.market, s.status, s.model, s.units FROM documents d "
-                               "LEFT JOIN index_state s USING (document_id) ORDER BY d.document_id").fetchall()
-            for document_id, name, market, status, model, units in rows:
-                if (only is not None and name not in only) or (only_ids is not None and document_id not in only_ids):
-                    continue
-                collection = collection_for(market)
-                card = index.model_card(collection)
-                if status == "indexed" and (units == 0 or (card and model == card["embedding_model"])):
-                    continue
-                if status == "keywords" and not dense:
-                    continue
-                if status is None and card and index.engine.count(collection, {"document_id": document_id}):
-                    # indexed before index states were recorded
-                    _index_state(con, document_id, collection, card["embedding_model"],
-                                 index.engine.count(collection, {"document_id": document_id}), "indexed", None)
-                    writer.changed()
-                    continue
-                parsed, doc_name = stored_document(con, document_id)
-                try:
-                    if status == "keywords":
-                        self._fill_one(parsed, doc_name, units)
-                    else:
-                        self._index_one(parsed, doc_name, dense=dense)
-                except FilingsError as exc:
-                    self.index_failures.append((doc_name, str(exc)))
-                    continue
-                done += 1
-                if on_progress:
-                    on_progress(doc_name)
-                writer.maybe_publish()
+            done, self.index_failures = indexing.complete(
+                writer.con, self._writer_idx(), changed=writer.changed, checkpoint=writer.maybe_publish, only=only,
+                only_ids=only_ids, rebuild=rebuild, dense=dense, on_progress=on_progress)
             return done
 
     # fetching -------------------------------------------------------------------------------------
@@ -510,9 +443,3 @@ def _date(value) -> dt.date | None:
         return dt.date.fromisoformat(str(value))
     except ValueError:
         raise FilingsError(f"since must be a date like 2024-01-31 (got {value!r})") from None
-
-
-def _index_state(con, document_id: str, collection: str, model: str | None, units: int, status: str,
-                 reason: str | None) -> None:
-    con.execute("INSERT OR REPLACE INTO index_state VALUES (?, ?, ?, ?, ?, ?, ?)",
-                [document_id, collection, model, units, status, reason, dt.datetime.now()])

@@ -120,7 +120,7 @@ def test_provider_factory_and_market_settings(monkeypatch):
     for k in ("FILINGS_EMBED_MODEL_US", "FILINGS_EMBED_MODEL_A", "FILINGS_EMBED_MODEL_HK", "FILINGS_EMBED_MODELS"):
         monkeypatch.delenv(k, raising=False)
     # English model for US and HK (English / bilingual reports), multilingual for A-shares and the unknown
-    assert model_for_market("US") == model_for_market("HK") == "minilm-onnx"
+    assert model_for_market("US") == model_for_market("HK") == "minilm-ort-int8@128"
     assert model_for_market("A") == "e5-small"
     assert model_for_market(None) == "e5-small"
     monkeypatch.setenv("FILINGS_EMBED_MODELS", "US=minilm, HK=e5-small")
