@@ -13,6 +13,7 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
 from filings import coverage_cli, fetch_cli, ingest_report, output
+from filings.fetch_cli import ClusterOpt
 from filings.api import Filings
 from filings.output import add_row, line, markup_safe
 from schema import limits
@@ -42,7 +43,8 @@ def _print_json(data) -> None:
 def ingest(paths: Annotated[list[Path], typer.Argument(help="Files or folders, any market")],
            home: HomeOpt = None, as_json: JsonOpt = False,
            no_index: Annotated[bool, typer.Option("--no-index", help="Store pages, facts and metrics only; "
-                                                  "no search units (run `filings index` later)")] = False) -> None:
+                                                  "no search units (run `filings index` later)")] = False,
+           cluster: ClusterOpt = None) -> None:
     """Ingest filings (idempotent: documents are keyed by content). Exit status 1 if any document failed.
     Readers (every other command, notebooks, the viewer) keep working meanwhile and see each document whole
     once it is published; a second writer waits FILINGS_WRITER_WAIT seconds, then refuses."""
@@ -51,7 +53,7 @@ def ingest(paths: Annotated[list[Path], typer.Argument(help="Files or folders, a
                                       disable=as_json or not err.is_terminal) as progress:
         task = progress.add_task("", total=None)
         report = f.ingest(
-            *paths, index=not no_index,
+            *paths, index=not no_index, cluster=cluster,
             on_total=lambda n: progress.update(task, total=n),
             on_progress=lambda r: progress.update(task, advance=1, description=markup_safe(Path(r.path).name[:40])),
         )
