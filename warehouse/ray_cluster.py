@@ -5,7 +5,8 @@ Parsing: one Ray task per document (``max_retries=0``: a failed task is that fil
 process cannot carry the parse memory limit itself (its address space is ~8 GB of reservations before any
 work; ``RLIMIT_AS`` at 4 GiB aborts it), so each Ray worker keeps one spawned child under the limit, the
 same one-worker pebble pool as ``warehouse.parse_pool``, and the task runs ``parse_job`` in it with the same
-per-document timeout and the same failure lines. The driver bounds in-flight tasks by the same window and
+per-document timeout and the same failure lines; the task runs under the driver's ``FILINGS_*`` settings
+(limits among them), as the local pool's children inherit them. The driver bounds in-flight tasks by the same window and
 stops (``ray.cancel``) a task Ray never answers for (``BACKSTOP_SECONDS`` past the longest wait it can have).
 
 Embedding: one actor per CPU of the cluster and setting, each loading ``provider_for(setting)`` once
@@ -41,28 +42,48 @@ import ray  # noqa: E402
 from ray.util import ActorPool  # noqa: E402
 
 CONNECT_SECONDS = 5  # TCP reachability check of a ray:// address before Ray's client retries (30 s and more)
+SETTINGS_PREFIX = "FILINGS_"
 BACKSTOP_SECONDS = 120  # beyond a task's longest legitimate wait (queued behind one parse, then its own)
 
-_child_pools: dict[int, object] = {}  # in a Ray worker process: memory limit -> its one-worker pebble pool
+_child_pools: dict[frozenset, object] = {}  # in a Ray worker process: the driver's settings -> its child pool
 
 
-def _child_pool(memory: int):
-    """The Ray worker's spawned child under the parse memory limit (made on first use, replaced by pebble when
-    it dies)."""
-    if memory not in _child_pools:
+def _settings() -> dict[str, str]:
+    """The driver's FILINGS_* settings (limits among them): each task runs under them, as the local pool does."""
+    return {k: v for k, v in os.environ.items() if k.startswith(SETTINGS_PREFIX)}
+
+
+def _apply(settings: dict[str, str]) -> None:
+    for key in [k for k in os.environ if k.startswith(SETTINGS_PREFIX) and k not in settings]:
+        del os.environ[key]
+    os.environ.update(settings)
+
+
+def _child_pool(settings: dict[str, str]):
+    """The Ray worker's spawned child under the parse memory limit, made on first use with these settings
+    (inherited from this process) and replaced by pebble when it dies."""
+    key = frozenset(settings.items())
+    if key not in _child_pools:
         import multiprocessing
 
         from pebble import ProcessPool
 
-        _child_pools[memory] = ProcessPool(max_workers=1, context=multiprocessing.get_context("spawn"),
-                                           initializer=parse_pool._limit_worker, initargs=(memory,))
-    return _child_pools[memory]
+        for old in _child_pools.values():
+            old.stop()
+        _child_pools.clear()
+        _child_pools[key] = ProcessPool(max_workers=1, context=multiprocessing.get_context("spawn"),
+                                        initializer=parse_pool._limit_worker,
+                                        initargs=(limits.PARSE_MEMORY_BYTES.value(),))
+    return _child_pools[key]
 
 
 @ray.remote(max_retries=0, num_cpus=1)
-def _parse_task(path: str, memory: int, timeout: int):
-    """One document on a Ray worker: ``parse_job`` in the worker's limited child; (document, reason)."""
-    future = _child_pool(memory).schedule(parse_pool.parse_job, args=(Path(path),), timeout=timeout)
+def _parse_task(path: str, settings: dict[str, str]):
+    """One document on a Ray worker under the driver's settings: ``parse_job`` in the worker's limited child;
+    (document, reason) with the local pool's reasons."""
+    _apply(settings)
+    timeout = limits.PARSE_SECONDS.value()
+    future = _child_pool(settings).schedule(parse_pool.parse_job, args=(Path(path),), timeout=timeout)
     return parse_pool.future_outcome(Path(path), future, timeout)
 
 
@@ -132,13 +153,13 @@ class RayCluster(Cluster):
 
     # parsing ------------------------------------------------------------------------------------
     def parse(self, paths: Iterable[Path], isolate: bool = True) -> Iterator[Outcome]:
-        memory = limits.PARSE_MEMORY_BYTES.value()
+        settings = _settings()
         timeout = limits.PARSE_SECONDS.value()
         overdue: set = set()
         deadline: dict = {}
 
         def submit(path: Path):
-            ref = _parse_task.remote(str(path), memory, timeout)
+            ref = _parse_task.remote(str(path), settings)
             deadline[ref] = time.monotonic() + 2 * timeout + BACKSTOP_SECONDS
             return ref
 
