@@ -10,7 +10,6 @@ import sys
 import time
 from pathlib import Path
 
-import duckdb
 import numpy as np
 import pytest
 from typer.testing import CliRunner
@@ -18,12 +17,11 @@ from typer.testing import CliRunner
 from conftest import REPO, require_corpus
 from filings.cli import app
 from schema.errors import FilingsError
-from warehouse import cluster as cluster_mod
+from warehouse import cluster as cluster_mod, store
 from warehouse.parse_pool import in_flight
 
 DOCS = [("hk", "0860_apollofuture_2021_annual-mda-extract.pdf"), ("cn", "600080_jinhuagufen_2025_q1.pdf"),
         ("cn", "603259_yaomingkangde_2025_q1.pdf")]
-TABLES = ("documents", "pages", "facts", "financial_metrics")
 
 
 @pytest.fixture(scope="module")
@@ -36,16 +34,9 @@ def ray_cluster():
 
 
 def _rows(home: Path) -> dict[str, list[tuple]]:
-    """Every row of the contract tables as sorted tuples, without the columns that record when it was stored."""
-    con = duckdb.connect(str(home / "warehouse.duckdb"), read_only=True)
+    con = store.connect(home, read_only=True)
     try:
-        out = {}
-        for table in TABLES:
-            cols = [name for name, kind in con.execute(
-                "SELECT column_name, data_type FROM information_schema.columns WHERE table_name = ? "
-                "ORDER BY ordinal_position", [table]).fetchall() if not kind.startswith("TIMESTAMP")]
-            out[table] = sorted(con.execute(f"SELECT {', '.join(cols)} FROM {table}").fetchall(), key=repr)
-        return out
+        return store.snapshot(con)
     finally:
         con.close()
 
@@ -62,7 +53,7 @@ def test_ray_ingest_stores_the_same_rows_as_the_process_pool(ray_cluster, tmp_pa
     _ingest(tmp_path / "ray", "--cluster", "local-ray")
     pool, ray_rows = _rows(tmp_path / "pool"), _rows(tmp_path / "ray")
     assert len(pool["documents"]) == len(DOCS) and pool["pages"] and pool["facts"] and pool["financial_metrics"]
-    for table in TABLES:
+    for table in store.CONTRACT_TABLES:
         assert ray_rows[table] == pool[table], table
 
 
