@@ -73,9 +73,9 @@ def main() -> None:
             got = rows(home)
             reference = reference or got
             docs = len(got["documents"])
-            table.append([engine, workers, docs, round(wall, 1), round(wall / max(docs, 1), 2), round(rss),
+            table.append([engine, workers, docs, len(got["pages"]), round(wall, 1), round(wall / max(docs, 1), 2), round(rss),
                           "yes" if got == reference else "NO"])
-    print_table(["executor", "workers", "documents", "wall s", "s / document", "driver peak RSS MiB",
+    print_table(["executor", "workers", "documents", "pages", "wall s", "s / document", "driver peak RSS MiB",
                  "same rows as pool (1)"], table, title=f"filings ingest --no-index {folder}")
 
 
