@@ -42,7 +42,7 @@ import ray  # noqa: E402
 from ray.util import ActorPool  # noqa: E402
 
 CONNECT_SECONDS = 5  # TCP reachability check of a ray:// address before Ray's client retries (30 s and more)
-SETTINGS_PREFIX = "FILINGS_"
+SETTINGS_PREFIX = "FILINGS_"  # the driver settings a task runs under (limits among them)
 BACKSTOP_SECONDS = 120  # beyond a task's longest legitimate wait (queued behind one parse, then its own)
 
 _child_pools: dict[frozenset, object] = {}  # in a Ray worker process: the driver's settings -> its child pool
