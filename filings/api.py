@@ -167,13 +167,15 @@ class Filings:
     # writing ------------------------------------------------------------------------------------
     def ingest(self, *paths: str | Path, on_progress: Callable | None = None,
                on_total: Callable[[int], None] | None = None, index: bool = True,
-               dense: bool = True, on_embedded: Callable[[str], None] | None = None) -> ingest_mod.IngestReport:
+               dense: bool = True, on_embedded: Callable[[str], None] | None = None,
+               cluster: str | None = None) -> ingest_mod.IngestReport:
         """Ingest files / folders. With ``index`` (default) each stored document's search units go in with it,
         searchable by keywords (BM25) as soon as the document is published; then, with ``dense`` (default), the
         prose units of the new documents get their dense vectors (``on_embedded(doc_name)`` after each), and
         documents stored earlier whose index is missing, failed, stale or keywords-only are completed.
         ``dense=False`` leaves the dense vectors to :meth:`index_missing` (`filings index`). Readers see each
-        document whole once it is published (after it, every few seconds, and at the end)."""
+        document whole once it is published (after it, every few seconds, and at the end). ``cluster``: where
+        parsing runs (``warehouse.cluster``: ``ray://host:port``, ``local-ray``; default the process pool)."""
         with self._writing() as writer:
             def progress(result) -> None:
                 writer.changed()
@@ -184,7 +186,7 @@ class Filings:
             on_stored = (lambda parsed: self._index_one(parsed, Path(parsed.info.file_name).stem, dense=False)) \
                 if index else None
             report = ingest_mod.ingest(writer.con, paths, on_progress=progress, on_total=on_total,
-                                       on_stored=on_stored)
+                                       on_stored=on_stored, cluster=cluster)
             if index:
                 earlier = {r.document_id for r in report.results if r.status == "unchanged" and r.document_id}
                 added = {r.document_id for r in report.results if r.status == "added" and r.document_id}
@@ -234,7 +236,7 @@ class Filings:
             return fetcher.run(watch_entries([str(w) for w in watchlist]), _date(since), _words(forms), _words(languages))
 
     def update(self, *watchlist: str | Path, since=None, forms: list[str] | str = (), languages: list[str] | str = (),
-               index: bool = True, on_event: Callable[[str], None] | None = None):
+               index: bool = True, on_event: Callable[[str], None] | None = None, cluster: str | None = None):
         """Fetch, then ingest what is new (and index it unless ``index=False``); a corrected report replaces the
         report it corrects. Returns the UpdateReport (added, superseded, unchanged, skipped, failed)."""
         from warehouse import update as update_mod
@@ -260,7 +262,8 @@ class Filings:
 
         try:
             report = update_mod.update(connect, self.home, watch_entries([str(w) for w in watchlist]),
-                                       ingest=lambda paths: self.ingest(*paths, index=index), on_removed=on_removed,
+                                       ingest=lambda paths: self.ingest(*paths, index=index, cluster=cluster),
+                                       on_removed=on_removed,
                                        since=_date(since), forms=_words(forms), languages=_words(languages),
                                        on_event=on_event)
             if index:  # documents an earlier, interrupted run stored but did not index (or whose index failed)

@@ -13,6 +13,7 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
 from filings import coverage_cli, fetch_cli, ingest_report, output
+from filings.fetch_cli import ClusterOpt
 from filings.api import Filings
 from filings.output import add_row, line, markup_safe
 from schema import limits
@@ -44,7 +45,8 @@ def ingest(paths: Annotated[list[Path], typer.Argument(help="Files or folders, a
            no_index: Annotated[bool, typer.Option("--no-index", help="Store pages, facts and metrics only; "
                                                   "no search units (run `filings index` later)")] = False,
            keywords_only: Annotated[bool, typer.Option("--keywords-only", help="Search units by keywords (BM25) only; "
-                                                       "`filings index` adds their dense vectors later")] = False) -> None:
+                                                       "`filings index` adds their dense vectors later")] = False,
+           cluster: ClusterOpt = None) -> None:
     """Ingest filings (idempotent: documents are keyed by content). Exit status 1 if any document failed.
     Readers (every other command, notebooks, the viewer) keep working meanwhile and see each document whole
     once it is published; a second writer waits FILINGS_WRITER_WAIT seconds, then refuses."""
@@ -61,7 +63,7 @@ def ingest(paths: Annotated[list[Path], typer.Argument(help="Files or folders, a
             progress.update(embed, advance=1, description=markup_safe(f"embedded {name[:40]}"))
 
         report = f.ingest(
-            *paths, index=not no_index, dense=not keywords_only, on_embedded=embedded,
+            *paths, index=not no_index, dense=not keywords_only, on_embedded=embedded, cluster=cluster,
             on_total=lambda n: progress.update(task, total=n),
             on_progress=lambda r: progress.update(task, advance=1, description=markup_safe(Path(r.path).name[:40])),
         )

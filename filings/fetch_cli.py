@@ -37,6 +37,9 @@ LangOpt = Annotated[str | None, typer.Option("--lang", help="Report languages fo
                                                             "(default: zh for A-shares, en for HK)")]
 HomeOpt = Annotated[Path | None, typer.Option("--home", help="Warehouse folder (default $FILINGS_HOME or ./.filings)")]
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print the run report as JSON")]
+ClusterOpt = Annotated[str | None, typer.Option(
+    "--cluster", help="Parse on Ray: ray://host:port, or local-ray / auto (Ray on this machine); default "
+                      "$FILINGS_RAY_ADDRESS, else the local process pool")]
 
 
 def _since(value: str | None) -> dt.date | None:
@@ -133,11 +136,11 @@ def fetch(targets: Targets, since: SinceOpt = None, forms: FormsOpt = None, lang
 def update(targets: Targets, since: SinceOpt = None, forms: FormsOpt = None, lang: LangOpt = None,
            no_index: Annotated[bool, typer.Option("--no-index", help="Store new documents without search units "
                                                   "(run `filings index` later)")] = False,
-           home: HomeOpt = None, as_json: JsonOpt = False) -> None:
+           home: HomeOpt = None, as_json: JsonOpt = False, cluster: ClusterOpt = None) -> None:
     """Fetch new filings, ingest them, replace corrected reports; a run report and an exit status for schedulers."""
     with Filings(home) as f:
         report = _run(lambda on_event: f.update(*targets, since=_since(since), forms=forms or (), languages=lang or (),
-                                                index=not no_index, on_event=on_event), as_json)
+                                                index=not no_index, on_event=on_event, cluster=cluster), as_json)
     counts = {s: report.count(s) for s in ("added", "superseded", "unchanged", "skipped", "failed")}
     if as_json:
         _dump({"run_id": report.run_id, "started_at": report.started_at, "finished_at": report.finished_at,

@@ -24,7 +24,8 @@ from mappings.companies import alias_key, company_for_cik, company_for_code, nor
 from schema.errors import FilingsError
 from schema.models import DocumentInfo, ParsedDocument
 from warehouse import metrics, statement_reads, walk
-from warehouse.parse_pool import default_workers, parse_files
+from warehouse.cluster import Cluster, open_cluster, resolve_spec
+from warehouse.parse_pool import default_workers
 
 _Q = Decimal("0.000001")
 
@@ -70,15 +71,19 @@ def ingest(con: duckdb.DuckDBPyConnection, paths: Iterable[str | Path],
            on_progress: Callable[[DocumentResult], None] | None = None,
            on_total: Callable[[int], None] | None = None,
            on_stored: Callable[[ParsedDocument], None] | None = None,
-           workers: int | None = None, isolate: bool = True) -> IngestReport:
+           workers: int | None = None, isolate: bool = True, cluster: str | Cluster | None = None) -> IngestReport:
     """Ingest files and folders. Parsing runs in ``workers`` spawned processes (default: the machine's cores),
-    each under the memory and time limits of ``warehouse.parse_pool`` (``isolate=False``: in this process);
-    storing is sequential, one transaction per document. ``on_stored`` sees each added document.
+    each under the memory and time limits of ``warehouse.parse_pool`` (``isolate=False``: in this process), or
+    on the Ray cluster ``cluster`` names (``warehouse.cluster``: ``ray://host:port``, ``local-ray``; default
+    ``FILINGS_RAY_ADDRESS``); storing is sequential on this process, one transaction per document.
+    ``on_stored`` sees each added document.
 
     Every path gets a result: files added / unchanged / failed, files with a filing extension that no parser
     reads ``skipped`` with the reason, folders with nothing to read ``failed`` (``warehouse.walk``). A file with
     the same content as another one of the batch gets the outcome of that one (unchanged, or failed: "same
     content as X, which failed: ...")."""
+    if not isinstance(cluster, Cluster):
+        cluster = resolve_spec(cluster)  # a misspelt address fails before any work
     report = IngestReport(run_id=uuid.uuid4().hex[:12])
     started = dt.datetime.now()
     planned = walk.plan(paths)
@@ -122,8 +127,14 @@ def ingest(con: duckdb.DuckDBPyConnection, paths: Iterable[str | Path],
             todo.append((path, document_id))
     ids = dict(todo)
     t0 = time.perf_counter()
-    for path, parsed, error in parse_files(ids, workers=workers or default_workers(), isolate=isolate):
-        finish(_store_result(con, path, ids[path], parsed, error, t0, on_stored))
+    if ids:
+        executor = open_cluster(cluster, workers or default_workers())
+        try:
+            for path, parsed, error in executor.parse(ids, isolate=isolate):
+                finish(_store_result(con, path, ids[path], parsed, error, t0, on_stored))
+        finally:
+            if executor is not cluster:
+                executor.close()
     outcome = {r.document_id: r for r in report.results if r.document_id and Path(r.path) == first.get(r.document_id)}
     for path, document_id in copies:
         finish(_copy_result(path, document_id, outcome.get(document_id)))

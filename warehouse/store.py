@@ -108,3 +108,18 @@ def seed_master(con: duckdb.DuckDBPyConnection) -> None:
             "INSERT OR REPLACE INTO securities VALUES (?, ?, ?, ?, ?)",
             [s.stock_code, s.company_id, s.market, s.listing, s.exchange],
         )
+
+
+CONTRACT_TABLES = ("documents", "pages", "facts", "financial_metrics")
+
+
+def snapshot(con: duckdb.DuckDBPyConnection, tables: tuple[str, ...] = CONTRACT_TABLES) -> dict[str, list[tuple]]:
+    """Every row of ``tables`` as sorted tuples, without the columns that record when a row was stored: two
+    warehouses made from the same files by different executors compare equal."""
+    out = {}
+    for table in tables:
+        cols = [name for name, kind in con.execute(
+            "SELECT column_name, data_type FROM information_schema.columns WHERE table_name = ? "
+            "ORDER BY ordinal_position", [table]).fetchall() if not kind.startswith("TIMESTAMP")]
+        out[table] = sorted(con.execute(f"SELECT {', '.join(cols)} FROM {table}").fetchall(), key=repr)
+    return out
