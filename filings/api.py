@@ -176,7 +176,12 @@ class Filings:
         ``dense=False`` leaves the dense vectors to :meth:`index_missing` (`filings index`). Readers see each
         document whole once it is published (after it, every few seconds, and at the end). ``cluster``: where
         parsing runs (``warehouse.cluster``: ``ray://host:port``, ``local-ray``; default the process pool)."""
-        with self._writing() as writer:
+        from warehouse.cluster import LocalCluster, open_cluster, resolve_spec
+        from warehouse.parse_pool import default_workers
+
+        executor = open_cluster(resolve_spec(cluster) if isinstance(cluster, str) or cluster is None else cluster,
+                                default_workers())
+        with self._writing() as writer, _closing(executor, owned=executor is not cluster):
             def progress(result) -> None:
                 writer.changed()
                 if on_progress:
@@ -186,16 +191,19 @@ class Filings:
             on_stored = (lambda parsed: self._index_one(parsed, Path(parsed.info.file_name).stem, dense=False)) \
                 if index else None
             report = ingest_mod.ingest(writer.con, paths, on_progress=progress, on_total=on_total,
-                                       on_stored=on_stored, cluster=cluster)
+                                       on_stored=on_stored, cluster=executor)
             if index:
                 earlier = {r.document_id for r in report.results if r.status == "unchanged" and r.document_id}
                 added = {r.document_id for r in report.results if r.status == "added" and r.document_id}
                 writer.publish()  # every new document searchable by keywords before the first one is embedded
+                if not isinstance(executor, LocalCluster):  # a cluster embeds the passages too
+                    self._writer_idx().passages_via = _embed_on(executor)
                 report.indexed = self.index_missing(only_ids=earlier, dense=dense) if earlier else 0
                 failures = list(self.index_failures)
                 if dense and added:
                     report.embedded = self.index_missing(only_ids=added, on_progress=on_embedded)
                 report.index_failures = failures + self.index_failures
+                self._writer_idx().passages_via = None
             return report
 
     def _index_one(self, parsed, doc_name: str, dense: bool = True) -> int:
@@ -446,3 +454,20 @@ def _date(value) -> dt.date | None:
         return dt.date.fromisoformat(str(value))
     except ValueError:
         raise FilingsError(f"since must be a date like 2024-01-31 (got {value!r})") from None
+
+
+@contextmanager
+def _closing(executor, owned: bool):
+    try:
+        yield executor
+    finally:
+        if owned:
+            executor.close()
+
+
+def _embed_on(executor) -> Callable:
+    """(setting, texts) -> passage vectors, embedded by the cluster's workers with the bundled provider."""
+    from vectorstore.embeddings import BATCH_SIZE, provider_for
+
+    return lambda setting, texts: executor.embed(setting, texts, BATCH_SIZE, provider_for)
+

@@ -92,13 +92,13 @@ def test_embed_same_vectors_in_input_order_locally_and_on_ray(ray_cluster):
 
     texts = ["Revenue rose 12% on strong iPhone demand", "营业收入同比增长", "", "risk factors: tariffs and supply",
              "a much longer passage " * 20, "净利润", "cash flow from operations"]
-    local = cluster_mod.LocalCluster(1).embed("hashing", texts, 3)
-    on_ray = ray_cluster.embed("hashing", texts, 3)
+    local = cluster_mod.LocalCluster(1).embed("hashing", texts, 3, provider_for)
+    on_ray = ray_cluster.embed("hashing", texts, 3, provider_for)
     one_by_one = np.vstack([provider_for("hashing").embed_passages([t]) for t in texts])
     assert local.shape == (len(texts), one_by_one.shape[1])
     np.testing.assert_array_equal(on_ray, local)
     np.testing.assert_allclose(local, one_by_one)
-    assert ray_cluster.embed("hashing", [], 3).shape == (0, one_by_one.shape[1])
+    assert ray_cluster.embed("hashing", [], 3, provider_for).shape == (0, one_by_one.shape[1])
 
 
 def test_bad_cluster_address_is_one_line_and_exit_2(tmp_path):
@@ -119,3 +119,24 @@ def test_ray_tasks_run_under_the_drivers_limits(ray_cluster, monkeypatch):
     (_, parsed, on_ray), = ray_cluster.parse(big)
     (_, _, local), = cluster_mod.LocalCluster(1).parse(big)
     assert parsed is None and on_ray == local and "parsing stopped after 1 s" in local and "FILINGS_PARSE_TIMEOUT" in local
+
+
+def test_an_ingest_on_ray_embeds_the_same_vectors(ray_cluster, tmp_path, monkeypatch):
+    """The dense phase of an ingest on the cluster (passages embedded by its actors) stores the vectors a local
+    ingest stores: the same units, the same dense hits with the same scores."""
+    from filings import Filings
+    from vectorstore.index import collection_for
+
+    monkeypatch.setenv("FILINGS_EMBED_MODELS", "US=hashing,A=hashing,HK=hashing")
+    doc = require_corpus("transcripts", "KO_2021_Q4.json")
+    found = {}
+    for name, cluster in (("local", None), ("ray", ray_cluster)):
+        with Filings(tmp_path / name) as f:
+            report = f.ingest(doc, cluster=cluster)
+            assert report.embedded == 1 and not report.index_failures
+        with Filings(tmp_path / name, read_only=True) as f:
+            assert f.index.pending_dense() == 0
+            vector = f.index._query_vector("US", collection_for("US"), "pricing and volume growth")
+            hits = f.index.engine.query_dense(collection_for("US"), vector, None, k=10)
+            found[name] = [(h.id, round(h.score, 6)) for h in hits]
+    assert len(found["local"]) == 10 and found["ray"] == found["local"]

@@ -18,10 +18,12 @@ import os
 import re
 import shutil
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import NamedTuple
+
+import numpy as np
 
 from mappings.statements import statements
 from schema.errors import FilingsError
@@ -61,6 +63,21 @@ def collection_for(market: str | None) -> str:
     return f"filings_{(market or 'US').lower()}"
 
 
+class _EmbeddedVia:
+    """A provider whose passages are embedded elsewhere (``NarrativeIndex.passages_via``) with the same model:
+    same name and dimension, so the cache and the collection's model record are the same."""
+
+    def __init__(self, provider: EmbeddingProvider, setting: str, via: Callable[[str, list[str]], np.ndarray]):
+        self.provider, self.setting, self.via = provider, setting, via
+        self.name, self.dim = provider.name, provider.dim
+
+    def embed_passages(self, texts: list[str]) -> np.ndarray:
+        return np.asarray(self.via(self.setting, list(texts)), dtype=np.float32)
+
+    def embed_queries(self, texts: list[str]) -> np.ndarray:
+        return self.provider.embed_queries(texts)
+
+
 def _dense_state(unit: SearchUnit, pending: set[str]) -> str:
     if unit.kind == "table":
         return "none"
@@ -87,6 +104,9 @@ class NarrativeIndex:
         self.read_only = read_only
         self._view: Path | None = None
         self._cache: EmbeddingCache | MemoryCache | None = None
+        # where passages are embedded: None = in this process; else (setting, texts) -> vectors, e.g. a Ray
+        # cluster's embedding actors (``warehouse.cluster.Cluster.embed``): the same provider, the same vectors
+        self.passages_via: Callable[[str, list[str]], np.ndarray] | None = None
 
     # ------------------------------------------------------------------------------------------
     @property
@@ -205,6 +225,12 @@ class NarrativeIndex:
         return card if card and card.get("embedding_model") else None
 
     def _writer_provider(self, market: str, name: str) -> EmbeddingProvider:
+        provider = self._configured_provider(market, name)
+        if self.passages_via is None:
+            return provider
+        return _EmbeddedVia(provider, model_for_market(market, self.models), self.passages_via)
+
+    def _configured_provider(self, market: str, name: str) -> EmbeddingProvider:
         setting = model_for_market(market, self.models)
         card = self.model_card(name)
         if card and card.get("embedding_setting") != setting:

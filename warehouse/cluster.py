@@ -10,7 +10,7 @@
 Both engines run the same ``parse_job`` under the same memory and time limits, schedule at most
 ``parse_pool.in_flight(workers)`` parses ahead of what the driver has stored, and yield outcomes as they finish
 with the same one-line reasons. What stays on the driver: walking, hashing, every DuckDB write (one writer).
-``Cluster.embed`` returns vectors in input order; both engines embed the same length-sorted batches, so their
+``Cluster.embed`` returns vectors in input order (the caller passes the provider loader); both engines embed the same length-sorted batches, so their
 vectors are the same.
 """
 
@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable, Iterable, Iterator
+from typing import Any
 from pathlib import Path
 
 import numpy as np
@@ -39,8 +40,9 @@ class Cluster:
     def parse(self, paths: Iterable[Path], isolate: bool = True) -> Iterator[Outcome]:
         raise NotImplementedError
 
-    def embed(self, setting: str, texts: list[str], batch: int) -> np.ndarray:
-        """Passage vectors of ``texts`` with ``provider_for(setting)``: an array (len(texts), dim), input order."""
+    def embed(self, setting: str, texts: list[str], batch: int, load: Callable[[str], Any]) -> np.ndarray:
+        """Passage vectors of ``texts`` with the provider ``load(setting)`` gives (``vectorstore.embeddings.
+        provider_for``; passed in, as the warehouse knows no models): an array (len(texts), dim), input order."""
         raise NotImplementedError
 
     def close(self) -> None:
@@ -64,10 +66,8 @@ class LocalCluster(Cluster):
     def parse(self, paths: Iterable[Path], isolate: bool = True) -> Iterator[Outcome]:
         return parse_files(paths, workers=self.workers, isolate=isolate)
 
-    def embed(self, setting: str, texts: list[str], batch: int) -> np.ndarray:
-        from vectorstore.embeddings import provider_for
-
-        provider = provider_for(setting)
+    def embed(self, setting: str, texts: list[str], batch: int, load: Callable[[str], Any]) -> np.ndarray:
+        provider = load(setting)
         return in_input_order(texts, batch, lambda chunks: map(provider.embed_passages, chunks))
 
 

@@ -26,7 +26,8 @@ import socket
 import tempfile
 import time
 import warnings
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
+from typing import Any
 from pathlib import Path
 
 import numpy as np
@@ -91,10 +92,8 @@ def _parse_task(path: str, settings: dict[str, str]):
 class _Embedder:
     """One provider loaded once; embeds batches of passages."""
 
-    def __init__(self, setting: str):
-        from vectorstore.embeddings import provider_for
-
-        self.provider = provider_for(setting)
+    def __init__(self, load: Callable[[str], Any], setting: str):
+        self.provider = load(setting)
 
     def embed(self, texts: list[str]) -> np.ndarray:
         return self.provider.embed_passages(texts)
@@ -187,9 +186,9 @@ class RayCluster(Cluster):
             yield path, parsed, error
 
     # embedding ----------------------------------------------------------------------------------
-    def embed(self, setting: str, texts: list[str], batch: int) -> np.ndarray:
+    def embed(self, setting: str, texts: list[str], batch: int, load: Callable[[str], Any]) -> np.ndarray:
         if setting not in self._embedders:
-            self._embedders[setting] = [_Embedder.options(scheduling_strategy="SPREAD").remote(setting)
+            self._embedders[setting] = [_Embedder.options(scheduling_strategy="SPREAD").remote(load, setting)
                                         for _ in range(self.workers)]
         pool = ActorPool(self._embedders[setting])
 
