@@ -38,7 +38,10 @@ from warehouse import parse_pool
 from warehouse.cluster import Cluster, in_input_order
 from warehouse.parse_pool import Outcome, bounded, in_flight, timed_out
 
-os.environ.setdefault("RAY_USAGE_STATS_ENABLED", "0")  # before ray is imported: never report usage
+# Read when ray is imported: never report usage; a Ray instance of ours listens on loopback and never probes an
+# outside address (8.8.8.8) to find its IP (Ray's single-machine mode; a ray:// client starts no node).
+os.environ.setdefault("RAY_USAGE_STATS_ENABLED", "0")
+os.environ.setdefault("RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER", "0")
 import ray  # noqa: E402
 from ray.util import ActorPool  # noqa: E402
 
