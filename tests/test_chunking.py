@@ -8,7 +8,8 @@ import pytest
 
 from conftest import require_corpus
 from schema.models import DocumentInfo, Page, SectionSpan
-from vectorstore.chunking import UNIT_TARGET, WINDOW_TARGET, chunk, content_span, is_table_page, repeated_lines, words
+from vectorstore.chunking import (FIGURE_SHARE, UNIT_TARGET, WINDOW_TARGET, chunk, content_span, figure_share,
+                                  is_table_page, repeated_lines, words)
 
 INFO = DocumentInfo(
     document_id="d" * 64,
@@ -133,6 +134,12 @@ def test_chinese_text_measured_by_characters():
         assert u.text == text[u.char_start : u.char_end]
 
 
+def test_figure_share_of_prose_and_of_a_flattened_grid():
+    assert figure_share("Net sales increased 5% to $25.3 billion, driven by higher volumes in every segment.") < 0.2
+    assert figure_share("营业收入 1,234,567.89 1,100,000.00 12.23 营业成本 987,654.32 900,000.00 9.74") >= FIGURE_SHARE
+    assert figure_share("") == 0.0
+
+
 def test_table_page_detection():
     table = "\n".join(f"Line item {i} $ {i * 1000:,} $ {i * 900:,}" for i in range(1, 15))
     assert is_table_page("Consolidated Balance Sheets\n($ in millions) 2024 2023\n" + table)
@@ -196,6 +203,12 @@ def test_cn_annual_report_chunks():
     info = DocumentInfo(document_id="x" * 64, market="A", stock_code="600080", form="annual", language="zh-Hans")
     pages, units = _check_corpus_doc(path, info)
     assert not any("2024年年度报告" == u.text.split("\n")[0] for u in units)  # running header skipped
+    # p115: the note's bad-debt grid (类别 / 账面余额 / 坏账准备 columns and their figures), flattened into prose
+    # lines by the text layer: a table unit (no dense vector); p6's company profile stays prose
+    grid = next(u for u in units if u.page == 115 and "按坏账计提方法分类披露" in u.text)
+    assert grid.kind == "table" and figure_share(grid.text) >= FIGURE_SHARE
+    profile = next(u for u in units if u.page == 6 and "公司股票简况" in u.text)
+    assert profile.kind == "narrative"
 
 
 def test_transcript_turns_keep_short_repeated_lines():

@@ -121,8 +121,8 @@ def test_provider_factory_and_market_settings(monkeypatch):
         monkeypatch.delenv(k, raising=False)
     # English model for US and HK (English / bilingual reports), multilingual for A-shares and the unknown
     assert model_for_market("US") == model_for_market("HK") == "minilm-ort-int8@128"
-    assert model_for_market("A") == "e5-small"
-    assert model_for_market(None) == "e5-small"
+    assert model_for_market("A") == "e5-small@128"
+    assert model_for_market(None) == "e5-small@128"
     monkeypatch.setenv("FILINGS_EMBED_MODELS", "US=minilm, HK=e5-small")
     assert model_for_market("US") == "minilm" and model_for_market("HK") == "e5-small"
     monkeypatch.setenv("FILINGS_EMBED_MODEL_US", "e5-small")

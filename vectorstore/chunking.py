@@ -24,7 +24,8 @@
   ``windows[window_id]`` is the text of those units' pages from the first unit's start to the last
   unit's end on each page, pages joined by a blank line.
 * ``kind`` is ``"transcript"`` for ``info.form == "transcript"``; ``"table"`` for pages in
-  ``table_pages`` / ``page_statements`` or pages where most lines are mostly numbers (statements); otherwise
+  ``table_pages`` / ``page_statements``, pages where most lines are mostly numbers (statements) and units of
+  other pages whose characters are mostly figures (``FIGURE_SHARE``: a grid the text layer flattened); otherwise
   ``"narrative"``. A table page's ``statement`` (income / balance / cashflow / equity) is the one its facts
   come from (``page_statements``), else the statement title heading the page
   (``mappings.statements.title_statement``), else ``None``.
@@ -61,6 +62,13 @@ _WORD = re.compile(f"[^\\s{_CJK_CLASS}\u3000-\u303f\uff00-\uffef]+")
 _SENTENCE_END = re.compile(r"(?<=[.?!;])\s+(?=\S)|(?<=[。！？；])\s*(?=\S)")
 _LINE = re.compile(r"\n")
 _SOFT = re.compile(r"(?<=[，,、：])\s*(?=\S)|\s+")
+# a unit of a prose page whose non-space characters are at least this share figures is a table in disguise (a
+# note's grid flattened by the text layer: "应收款项融资 5,071,356.73 1,502,056.10 ..."): kind "table", so it is
+# searched by BM25 with the table pages and gets no dense vector (a vector of a grid of numbers carries no meaning
+# a question can match). Prose that quotes figures stays well below: MD&A sentences run at 0.1-0.25.
+FIGURE_SHARE = 0.4
+_FIGURE_CHARS = frozenset("0123456789,.%()（）-–—，．")
+_NON_SPACE = re.compile(r"\S")
 _NUMERIC_TOKEN = re.compile(r"^[($€£¥\-–—+]*[\d][\d,.]*%?\)?$|^[-–—]+$|^\$$")
 
 
@@ -141,6 +149,12 @@ def is_table_page(text: str, min_lines: int = 5) -> bool:
     cjk = len(_CJK.findall(text))
     share = 0.35 if cjk * CJK_WEIGHT > 0.5 * words(text) else 0.5
     return n >= share * len(lines)
+
+
+def figure_share(text: str) -> float:
+    """The share of a text's non-space characters that are digits or number punctuation (``,.%()-``)."""
+    chars = _NON_SPACE.findall(text)
+    return len([c for c in chars if c in _FIGURE_CHARS]) / len(chars) if chars else 0.0
 
 
 # --------------------------------------------------------------------------------------------------
@@ -311,9 +325,11 @@ def chunk(
             kind = "table"
         else:
             kind = "narrative"
-        statement = (page_statements.get(p.page) or title_statement(text)) if kind == "table" else None
         for s, e, w in cut_page(text, a, b):
-            raw.append((p.page, s, e, w, kind, section_of(p.page, s), statement))
+            # a prose page's piece that is mostly figures is a table the page layout did not show as one
+            piece = "table" if kind == "narrative" and figure_share(text[s:e]) >= FIGURE_SHARE else kind
+            statement = (page_statements.get(p.page) or title_statement(text)) if piece == "table" else None
+            raw.append((p.page, s, e, w, piece, section_of(p.page, s), statement))
 
     # context windows: consecutive units of one section and kind, closed near WINDOW_TARGET words
     groups: list[list[int]] = []
