@@ -15,7 +15,6 @@ import datetime as dt
 import warnings
 from collections.abc import Callable
 from contextlib import contextmanager
-from decimal import Decimal
 from pathlib import Path
 
 import pandas as pd
@@ -296,10 +295,10 @@ class Filings:
         self._bind()
         if self._router is None:
             from router.answer import Router
-            from router.search_route import make_searcher
+            from router.search_route import EvidenceSearcher
 
             pipeline = self.searcher
-            searcher = make_searcher(pipeline) if pipeline.available else None
+            searcher = EvidenceSearcher(pipeline) if pipeline.available else None
             self._router = Router(self._bind(), searcher=searcher, home=self.home)
         return self._router
 
@@ -389,11 +388,8 @@ class Filings:
              period: str = "FY", ax=None):
         """A line chart of one metric across companies and fiscal years (matplotlib Axes). Values are drawn in
         each listing's own currency (the legend says which); the frame behind it is ``compare``'s."""
-        import matplotlib.pyplot as plt
-
         if isinstance(companies, str):
             companies = [companies]
-        ax = ax or plt.subplots(figsize=(7, 4))[1]
         ids, unknown = lookup.resolve_metrics([metric])
         if unknown:
             raise FilingsError(f"unknown metric {metric!r}: see mappings/metrics.yaml for the ids")
@@ -401,23 +397,9 @@ class Filings:
         frames = [fr for fr in frames if not fr.empty]
         if not frames:
             raise FilingsError(f"no {ids[0]} stored for {', '.join(companies)} ({period}, years {years or 'any'})")
-        kind = lookup.metric_catalogue()[ids[0]].kind
-        largest = max(abs(v) for fr in frames for v in fr["value"])
-        scale, word = next(((s, w) for s, w in ((9, "billions"), (6, "millions"), (3, "thousands")) if kind == "money"
-                            and largest >= Decimal(10) ** s), (0, ""))
-        for frame in frames:
-            for (code, currency), part in frame.groupby(["stock_code", "currency"], dropna=False):
-                part = part.sort_values("fiscal_year")
-                # a chart needs floats: the exact values stay in the frame
-                ax.plot(part["fiscal_year"], [float(lookup.scaled(v, scale)) for v in part["value"]], marker="o",
-                        label=f"{code} ({currency if isinstance(currency, str) else 'units'})")
-        name = lookup.metric_catalogue()[ids[0]].name_en
-        ax.set_ylabel(f"{word} of the currency shown" if word else ("%" if kind == "percent" else ""))
-        ax.set_title(f"{name}, {period}")
-        ax.set_xlabel("fiscal year")
-        ax.xaxis.get_major_locator().set_params(integer=True)
-        ax.legend()
-        return ax
+        from filings.plot import draw
+
+        return draw(frames, ids[0], period, ax)
 
     def coverage(self, company: str | None = None, document: str | None = None) -> dict:
         """Core metrics per document and period (present / derived / missing / not_printed, with value, page and

@@ -17,6 +17,7 @@ from rich.progress import Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
 from filings.api import Filings
+from filings.cli_options import HomeOpt
 from filings.output import add_row, line, markup_safe, print_json, text
 from schema.errors import FilingsError
 from schema.text_safety import visible
@@ -35,7 +36,6 @@ FormsOpt = Annotated[str | None, typer.Option("--forms", help="Comma-separated: 
                                                               "summary, all, or a kind (10-K, 8-K, q1, interim_summary)")]
 LangOpt = Annotated[str | None, typer.Option("--lang", help="Report languages for A-shares / HK: zh, en or zh,en "
                                                             "(default: zh for A-shares, en for HK)")]
-HomeOpt = Annotated[Path | None, typer.Option("--home", help="Warehouse folder (default $FILINGS_HOME or ./.filings)")]
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print the run report as JSON")]
 ClusterOpt = Annotated[str | None, typer.Option(
     "--cluster", help="Parse on Ray: ray://host:port, or local-ray / auto (Ray on this machine); default "

@@ -6,8 +6,6 @@ each passage quoted verbatim with their citation. No number is ever computed fro
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
-
 from router.search import EVIDENCE, SearchPipeline, broad_question, content_query, filters_for  # noqa: F401
 from schema.models import Passage, QueryPlan
 from vectorstore.sparse import tokenize
@@ -59,16 +57,23 @@ def best_quote(text: str, query_terms: set[str], max_chars: int = 420) -> tuple[
     return a, b
 
 
-def make_searcher(pipeline: SearchPipeline, k: int = 8, per_company: int = 3,
-                  min_evidence: float = MIN_EVIDENCE) -> Callable[[QueryPlan, dict], list[Passage]]:
+class EvidenceSearcher:
     """The search route's evidence: passages of the one search pipeline (``router.search``) for a plan, each
-    quoted by its best sentences; nothing when neither the words nor the meaning of the question are found."""
+    quoted by its best sentences; nothing when neither the words nor the meaning of the question are found.
+    ``keywords_only(filters)``: how many units in that scope have no dense vector yet (the answer says so)."""
 
-    def search(plan: QueryPlan, filters: dict) -> list[Passage]:
+    def __init__(self, pipeline: SearchPipeline, k: int = 8, per_company: int = 3,
+                 min_evidence: float = MIN_EVIDENCE):
+        self.pipeline, self.k, self.per_company, self.min_evidence = pipeline, k, per_company, min_evidence
+
+    def keywords_only(self, filters: dict | None) -> int:
+        return self.pipeline.keywords_only(filters)
+
+    def __call__(self, plan: QueryPlan, filters: dict) -> list[Passage]:
         broad = broad_question(plan)
         # "which companies ...": many companies, one passage each; one company: its best passages
-        n, cap = (12, 1) if broad else (k, per_company if len(plan.companies) != 1 else None)
-        hits, _applied = pipeline.run(plan, EVIDENCE, k=n, filters=filters, per_company=cap)
+        n, cap = (12, 1) if broad else (self.k, self.per_company if len(plan.companies) != 1 else None)
+        hits, _applied = self.pipeline.run(plan, EVIDENCE, k=n, filters=filters, per_company=cap)
         if not hits:
             return []
         query = content_query(plan)
@@ -76,7 +81,7 @@ def make_searcher(pipeline: SearchPipeline, k: int = 8, per_company: int = 3,
         best_text = max(hits, key=lambda h: h.score).payload["text"]
         lexical = len(terms & set(tokenize(best_text))) / len(terms) if terms else 0.0
         asked_section = bool(filters.get("section")) and bool(filters.get("company_id"))
-        if not asked_section and lexical < 0.5 and pipeline.index.evidence_strength(query, filters) < min_evidence:
+        if not asked_section and lexical < 0.5 and self.pipeline.index.evidence_strength(query, filters) < self.min_evidence:
             return []  # neither the words nor the meaning of the question are found: too weak to answer
         out = []
         for h in hits:
@@ -89,6 +94,3 @@ def make_searcher(pipeline: SearchPipeline, k: int = 8, per_company: int = 3,
                         "section": p.get("section"), "char_start": p["char_start"] + a, "char_end": p["char_start"] + b},
             ))
         return out
-
-    search.keywords_only = pipeline.keywords_only  # units in scope not yet embedded: the answer says so
-    return search
