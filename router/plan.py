@@ -43,6 +43,14 @@ def metric_lexicon() -> list[tuple[str, str]]:
     return sorted(out.items(), key=lambda kv: -len(kv[0]))
 
 
+@lru_cache(maxsize=1)
+def _alias_patterns() -> list[tuple[str, str, re.Pattern]]:
+    """:func:`metric_lexicon` with each alias's pattern compiled once (Latin aliases whole-word, any whitespace)."""
+    return [(alias, mid, re.compile(re.escape(alias)) if _CJK.search(alias) else
+             re.compile(LATIN_BEFORE + re.escape(alias).replace(r"\ ", r"\s+") + LATIN_AFTER))
+            for alias, mid in metric_lexicon()]
+
+
 def _display(mid: str) -> str:
     spec = ratios().get(mid)
     return spec["name_en"] if spec else metrics()[mid].name_en
@@ -67,13 +75,10 @@ def metric_mentions(question: str) -> list[tuple[int, int, str, str]]:
     taken: list[tuple[int, int]] = []
     found: list[tuple[int, int, str, str]] = []
     for source in (around, text):
-        for alias, mid in metric_lexicon():
-            if _CJK.search(alias):
-                spans = [(m.start(), m.end()) for m in re.finditer(re.escape(alias), source)]
-            else:
-                spans = [(m.start(), m.end()) for m in
-                         re.finditer(LATIN_BEFORE + re.escape(alias).replace(r"\ ", r"\s+") + LATIN_AFTER, source)]
-            for span in spans:
+        for alias, mid, pattern in _alias_patterns():
+            if " " not in alias and alias not in source:
+                continue  # the cheap test first: an alias without a space occurs in the text as it is
+            for span in (m.span() for m in pattern.finditer(source)):
                 if not any(span[0] < b and a < span[1] for a, b in taken):
                     taken.append(span)
                     found.append((span[0], span[1], alias, mid))

@@ -1,7 +1,7 @@
 """The SQL route: canonical metrics and ratios for the plan's companies and periods, exact decimals,
 with currency, accounting standard, period end and the source page / XBRL fact of every number.
 
-SQL is built with sqlglot's builder (user text never pasted into SQL) and runs on the read-only
+SQL is built once with sqlglot's builder; companies and metrics are bound as parameters (user text never pasted into SQL) and runs on the read-only
 connection. Ratios are evaluated with ``Decimal`` (``router.formulas``); changes, CAGR and averages are
 ``router.growth``'s, trailing twelve months ``router.trailing``'s."""
 
@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from decimal import Decimal
+from functools import lru_cache
 
 import duckdb
 from sqlglot import exp, select
@@ -53,19 +54,12 @@ class Value:
         return (self.company_id, self.stock_code, self.fiscal_year, self.fiscal_period)
 
 
-def _has_column(con: duckdb.DuckDBPyConnection, table: str, column: str) -> bool:
-    return bool(con.execute("SELECT count(*) FROM information_schema.columns WHERE table_name = ? AND column_name = ?",
-                            [table, column]).fetchone()[0])
-
-
-def fetch(con: duckdb.DuckDBPyConnection, company_ids: list[str], metric_ids: list[str]) -> list[dict]:
-    """Every stored value of these metrics for these companies (all listings, all periods). A value the
-    period's own report prints identically (the as-reported basis, same figure, another document) carries that
-    report as a second source: both reports print it."""
-    label = "fm.fiscal_year_label" if _has_column(con, "financial_metrics", "fiscal_year_label") else "NULL"
-    query = (
+@lru_cache(maxsize=1)
+def _fetch_sql() -> str:
+    """The one query of :func:`fetch`, built once: the company and metric lists are bound as parameters."""
+    return (
         select(*[f"fm.{c}" for c in COLUMNS[:12]], "d.doc_name", "fm.page", "fm.source_kind", "fm.restated",
-               "s.listing", f"{label} AS fiscal_year_label", "ar.document_id AS first_document_id",
+               "s.listing", "fm.fiscal_year_label", "ar.document_id AS first_document_id",
                "ad.doc_name AS first_doc_name", "ar.page AS first_page")
         .from_("financial_metrics AS fm")
         .join("documents AS d", on="d.document_id = fm.document_id")
@@ -75,11 +69,17 @@ def fetch(con: duckdb.DuckDBPyConnection, company_ids: list[str], metric_ids: li
             " AND ar.metric_name = fm.metric_name AND ar.metric_value = fm.metric_value"
             " AND ar.document_id <> fm.document_id AND ar.source_kind <> 'derived' AND fm.source_kind <> 'derived'"))
         .join("documents AS ad", on="ad.document_id = ar.document_id", join_type="left")
-        .where(exp.column("company_id", table="fm").isin(*[exp.Literal.string(c) for c in company_ids]))
-        .where(exp.column("metric_name", table="fm").isin(*[exp.Literal.string(m) for m in metric_ids]))
+        .where(exp.func("list_contains", exp.Placeholder(), exp.column("company_id", table="fm")))
+        .where(exp.func("list_contains", exp.Placeholder(), exp.column("metric_name", table="fm")))
         .order_by("fm.fiscal_year", "fm.fiscal_period")
-    )
-    cur = con.execute(query.sql(dialect="duckdb"))
+    ).sql(dialect="duckdb")
+
+
+def fetch(con: duckdb.DuckDBPyConnection, company_ids: list[str], metric_ids: list[str]) -> list[dict]:
+    """Every stored value of these metrics for these companies (all listings, all periods). A value the
+    period's own report prints identically (the as-reported basis, same figure, another document) carries that
+    report as a second source: both reports print it."""
+    cur = con.execute(_fetch_sql(), [list(company_ids), list(metric_ids)])
     return [dict(zip([*COLUMNS, "fiscal_year_label", *FIRST_COLUMNS], r)) for r in cur.fetchall()]
 
 
