@@ -107,7 +107,7 @@ def forms_named(question: str) -> list[str]:
 
 def filters_for(plan: QueryPlan, purpose: Purpose = EVIDENCE) -> dict:
     """The filters a question's plan names: companies, fiscal years, sections, report forms; unit kinds by
-    purpose; a call's fiscal quarter."""
+    purpose; a call's fiscal quarter; the annual reports for the reasons behind annual figures (mixed)."""
     filters: dict = {}
     forms = forms_named(plan.question)
     if forms:
@@ -123,6 +123,10 @@ def filters_for(plan: QueryPlan, purpose: Purpose = EVIDENCE) -> dict:
                                      for s in ([sec, "principal_risks"] if sec == "risk_factors" else [sec])})
     if purpose.kinds is not None:
         filters["kind"] = list(purpose.kinds)
+    if plan.intent == "mixed" and "transcript" not in plan.sections and plan.periods and all(
+            p.fiscal_year and p.fiscal_period in (None, "FY") for p in plan.periods):
+        # the reasons behind annual figures: the year's own reports first (widening drops this when they say nothing)
+        filters["fiscal_period"] = ["FY"]
     if "transcript" in plan.sections:
         filters["kind"] = ["transcript"]
         quarters = sorted({p.fiscal_period for p in plan.periods if p.fiscal_period and p.fiscal_period.startswith("Q")})
