@@ -41,6 +41,7 @@ from vectorstore.hybrid import diversify
 from vectorstore.index import NarrativeIndex, RankedList
 from vectorstore.sparse import tokenize
 from warehouse import lookup
+from warehouse.fiscal_labels import fye_months, namings
 
 # Fusion of ranked lists per collection: dense over prose, BM25 over every unit, BM25 over statement / table
 # pages (which carry no dense vector), and one list per statement the question points at. Measured on the
@@ -213,6 +214,7 @@ class SearchPipeline:
         self.con = con
         self.index = index
         self.planner = planner
+        self._offsets: dict[str, int] | None = None
 
     @property
     def available(self) -> bool:
@@ -276,11 +278,11 @@ class SearchPipeline:
         hits: list[Hit] = []
         applied: list[dict] = []
         for group in groups:
-            found, used = self.index.fused(lists, group, k=k * CANDIDATES), group
+            found, used = self._fused(lists, group, k * CANDIDATES), group
             for looser in widenings(group, any_year=purpose.any_year):
                 if found:
                     break
-                found, used = self.index.fused(lists, looser, k=k * CANDIDATES), looser
+                found, used = self._fused(lists, looser, k * CANDIDATES), looser
             hits += found
             applied.append(used)
         if len(groups) > 1:  # the companies share the places
@@ -288,6 +290,37 @@ class SearchPipeline:
         elif not filters.get("company_id") and not filters.get("document_id") and per_company:
             hits = diversify(hits, per_company=per_company, k=k)
         return hits[:k], _merge_applied(applied)
+
+    # -------------------------------------------------------------------------- years as companies name them
+    def _fused(self, lists: list[RankedList], filters: dict, k: int) -> list[Hit]:
+        """The fused ranking under ``filters``. Without a company (or document) filter, an asked year is the year as
+        each company names it: Home Depot's "fiscal 2021" ends in January 2022 (stored fiscal_year 2022), so its
+        calls of fiscal_year 2022 answer "2021 earnings calls" and those of fiscal_year 2021 (its fiscal 2020) do not.
+        A named company's years are already resolved by the planner with that company's calendar."""
+        offsets = self.year_name_offsets() if "fiscal_year" in filters and not any(
+            filters.get(key) for key in ("company_id", "stock_code", "document_id")) else {}
+        if not offsets:
+            return self.index.fused(lists, filters, k=k)
+        asked = set(filters["fiscal_year"])
+        stored = sorted({y - off for y in asked for off in {0, *offsets.values()}})
+        hits = self.index.fused(lists, dict(filters, fiscal_year=stored), k=2 * k)
+        return [h for h in hits if (h.payload.get("fiscal_year") or 0)
+                + offsets.get(h.payload.get("company_id"), 0) in asked][:k]
+
+    def year_name_offsets(self) -> dict[str, int]:
+        """company_id -> (the company's own name for a fiscal year) - fiscal_year, for the companies whose names
+        differ (``warehouse.fiscal_labels``: the XBRL filings' fiscal year focus, or the company master's rule)."""
+        if self._offsets is None:
+            pairs = self.con.execute("SELECT DISTINCT company_id, stock_code FROM documents "
+                                     "WHERE company_id IS NOT NULL AND stock_code IS NOT NULL").fetchall()
+            codes = sorted({code for _c, code in pairs})
+            names, months = namings(self.con, codes), fye_months(self.con, codes)
+            self._offsets = {}
+            for company, code in pairs:
+                offset = names[code].label(2000, months.get(code)) - 2000
+                if offset:
+                    self._offsets[company] = offset
+        return self._offsets
 
 
 def broad_question(plan: QueryPlan) -> bool:
