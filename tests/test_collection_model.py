@@ -37,3 +37,20 @@ def test_queries_use_the_collection_model(tmp_path, monkeypatch, engine):
     with pytest.raises(FilingsError, match=r"hashing-test-64.*hashing-test-32.*index --rebuild"):
         reader.index_document(_doc("d2"), "d2")
     built.close()
+
+
+def test_a_collection_keeps_its_model_when_the_default_changes(tmp_path, monkeypatch):
+    """A warehouse built before the market's default model changed goes on with the model it was built with: the
+    new default is for new collections; only a model set for the market (and not the collection's) is refused."""
+    for var in ("FILINGS_EMBED_MODEL_US", "FILINGS_EMBED_MODELS"):
+        monkeypatch.delenv(var, raising=False)
+    built = NarrativeIndex(tmp_path, models={"US": "hashing@64"})
+    assert built.index_document(_doc("d1"), "d1").units > 0
+    later = NarrativeIndex(tmp_path, engine=built.engine)  # nothing set: the default is another model now
+    assert later.index_document(_doc("d2"), "d2").units > 0
+    assert later.model_card("filings_us")["embedding_model"] == "hashing-test-64"
+    assert {h.payload["document_id"] for h in later.search("pricing actions and margins", k=5)} == {"d1", "d2"}
+    monkeypatch.setenv("FILINGS_EMBED_MODEL_US", "hashing@32")
+    with pytest.raises(FilingsError, match=r"hashing-test-64.*hashing-test-32.*index --rebuild"):
+        later.index_document(_doc("d3"), "d3")
+    built.close()

@@ -447,10 +447,10 @@ def provider_for(name: str) -> EmbeddingProvider:
     return HashingProvider(int(length) if length else 64)
 
 
-def model_for_market(market: str | None, config: dict[str, str] | None = None) -> str:
-    """The provider name for a market's collection: ``config`` first, then ``FILINGS_EMBED_MODEL_<M>``,
-    then ``FILINGS_EMBED_MODELS="US=...,A=...,HK=..."``, then :data:`DEFAULT_MODELS`. Unknown or
-    missing markets use the multilingual model."""
+def configured_model(market: str | None, config: dict[str, str] | None = None) -> str | None:
+    """The provider name set for a market's collection, if one is: ``config`` first, then
+    ``FILINGS_EMBED_MODEL_<M>``, then ``FILINGS_EMBED_MODELS="US=...,A=...,HK=..."``; None when none is (the
+    default applies)."""
     m = (market or "").upper()
     if config and m in config:
         return config[m]
@@ -462,7 +462,13 @@ def model_for_market(market: str | None, config: dict[str, str] | None = None) -
         k, _, v = part.partition("=")
         if k.strip().upper() == m and v.strip():
             return v.strip()
-    return DEFAULT_MODELS.get(m, DEFAULT_MODELS["A"])
+    return None
+
+
+def model_for_market(market: str | None, config: dict[str, str] | None = None) -> str:
+    """The provider name for a market's collection: the one set (:func:`configured_model`), else
+    :data:`DEFAULT_MODELS`. Unknown or missing markets use the multilingual model."""
+    return configured_model(market, config) or DEFAULT_MODELS.get((market or "").upper(), DEFAULT_MODELS["A"])
 
 
 def provider_for_market(market: str | None, config: dict[str, str] | None = None) -> EmbeddingProvider:

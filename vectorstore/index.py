@@ -3,8 +3,10 @@
 One Qdrant collection per market (``filings_us``, ``filings_a``, ``filings_hk``), each embedded with
 its market's model (English MiniLM for US text, multilingual e5 for A-share text; see
 ``vectorstore.embeddings``). The model (setting, name, dimension) is recorded in the collection when it is
-created, and queries are always embedded with the recorded model, whatever the environment says later; adding
-documents with another configured model is refused with a clear error (``filings index --rebuild`` re-embeds). Units are cut by ``vectorstore.chunking`` (never crossing a page), embedded
+created, and queries are always embedded with the recorded model, whatever the environment says later; new
+documents of the collection are embedded with it too (a changed default applies to new collections), and adding
+documents with another model set for the market is refused with a clear error (``filings index --rebuild``
+re-embeds). Units are cut by ``vectorstore.chunking`` (never crossing a page), embedded
 once per content hash (``EmbeddingCache``), and upserted with their BM25 sparse vector and payload
 (document, page, character span, section, company, listing, fiscal year, report type, language).
 
@@ -30,7 +32,7 @@ from schema.errors import FilingsError
 from schema.models import ParsedDocument, SearchUnit
 from vectorstore.chunking import chunk
 from vectorstore.embeddings import (EmbeddingCache, EmbeddingProvider, MemoryCache, cached_vectors, embed_cached,
-                                   model_for_market, provider_for)
+                                   configured_model, model_for_market, provider_for)
 from vectorstore.engines import DENSE_STATE, READERS, Engine, Hit, Point, open_engine, reader_view, unit_payload
 from vectorstore.hybrid import weighted_rrf
 from vectorstore.sparse import encode_document, encode_query
@@ -225,28 +227,32 @@ class NarrativeIndex:
         return card if card and card.get("embedding_model") else None
 
     def _writer_provider(self, market: str, name: str) -> EmbeddingProvider:
-        provider = self._configured_provider(market, name)
+        setting = self._writer_setting(market, name)
         if self.passages_via is None:
-            return provider
-        return _EmbeddedVia(provider, model_for_market(market, self.models), self.passages_via)
+            return provider_for(setting)
+        return _EmbeddedVia(provider_for(setting), setting, self.passages_via)
 
-    def _configured_provider(self, market: str, name: str) -> EmbeddingProvider:
-        setting = model_for_market(market, self.models)
+    def _writer_setting(self, market: str, name: str) -> str:
+        """The model new passages of a collection are embedded with. A collection keeps the model it was built with
+        unless another one is set for its market (a new default applies to new collections; `filings index
+        --rebuild` moves an existing one); a set model that is not the collection's is refused."""
         card = self.model_card(name)
-        if card and card.get("embedding_setting") != setting:
-            provider = provider_for(setting)
-            if provider.name != card["embedding_model"]:
-                raise FilingsError(
-                    f"search collection {name} is embedded with {card['embedding_model']} "
-                    f"({card['embedding_setting']}, dim {card['dim']}) but {provider.name} ({setting}) is configured "
-                    f"for market {market}: unset FILINGS_EMBED_MODEL_{market} to keep the collection's model, or run "
-                    "`filings index --rebuild` to re-embed everything with the new one")
-            return provider
-        return provider_for(setting)
+        chosen = configured_model(market, self.models)
+        if card is None:
+            return chosen or model_for_market(market, self.models)
+        if chosen is None or chosen == card.get("embedding_setting"):
+            return card["embedding_setting"]
+        if provider_for(chosen).name != card["embedding_model"]:
+            raise FilingsError(
+                f"search collection {name} is embedded with {card['embedding_model']} "
+                f"({card['embedding_setting']}, dim {card['dim']}) but {provider_for(chosen).name} ({chosen}) is set "
+                f"for market {market}: unset FILINGS_EMBED_MODEL_{market} to keep the collection's model, or run "
+                "`filings index --rebuild` to re-embed everything with the new one")
+        return chosen
 
     def _record_model(self, name: str, market: str, provider: EmbeddingProvider) -> None:
         if self.model_card(name) is None:
-            self.engine.set_meta(name, {"embedding_setting": model_for_market(market, self.models),
+            self.engine.set_meta(name, {"embedding_setting": self._writer_setting(market, name),
                                         "embedding_model": provider.name, "dim": provider.dim})
 
     def query_provider(self, market: str, name: str) -> EmbeddingProvider:
