@@ -20,7 +20,6 @@ from pathlib import Path
 import pandas as pd
 
 from filings import export
-from schema import limits
 from schema.errors import FilingsError
 from warehouse import ingest as ingest_mod
 from warehouse import lookup, sql as sql_mod, store, versions

@@ -77,7 +77,7 @@ def metrics(company: Annotated[str, typer.Argument(help="Ticker, code (600080, 0
     if currency:
         rows = [r for r in rows if (r["currency"] or "").upper() == currency.upper()]
     if as_json and fmt == "table" and not pivot:
-        _print_json({"company_id": company_id, "rows": rows})
+        output.print_json({"company_id": company_id, "rows": rows})
         return
     if as_json and fmt == "table":
         fmt = "json"
