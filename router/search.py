@@ -41,7 +41,7 @@ from vectorstore.hybrid import diversify
 from vectorstore.index import NarrativeIndex, RankedList
 from vectorstore.sparse import tokenize
 from warehouse import lookup
-from warehouse.fiscal_labels import fye_months, namings
+from warehouse.fiscal_labels import label_offsets
 
 # Fusion of ranked lists per collection: dense over prose, BM25 over every unit, BM25 over statement / table
 # pages (which carry no dense vector), and one list per statement the question points at. Measured on the
@@ -311,15 +311,7 @@ class SearchPipeline:
         """company_id -> (the company's own name for a fiscal year) - fiscal_year, for the companies whose names
         differ (``warehouse.fiscal_labels``: the XBRL filings' fiscal year focus, or the company master's rule)."""
         if self._offsets is None:
-            pairs = self.con.execute("SELECT DISTINCT company_id, stock_code FROM documents "
-                                     "WHERE company_id IS NOT NULL AND stock_code IS NOT NULL").fetchall()
-            codes = sorted({code for _c, code in pairs})
-            names, months = namings(self.con, codes), fye_months(self.con, codes)
-            self._offsets = {}
-            for company, code in pairs:
-                offset = names[code].label(2000, months.get(code)) - 2000
-                if offset:
-                    self._offsets[company] = offset
+            self._offsets = label_offsets(self.con)
         return self._offsets
 
 

@@ -77,3 +77,15 @@ def fye_months(con: duckdb.DuckDBPyConnection, stock_codes: list[str]) -> dict[s
     for code, month in rows:
         out.setdefault(code, month)
     return out
+
+
+def label_offsets(con: duckdb.DuckDBPyConnection) -> dict[str, int]:
+    """company_id -> (the company's own name for a fiscal year) - fiscal_year, for every company with documents
+    whose names differ from the year they end in (Home Depot: -1)."""
+    pairs = con.execute("SELECT DISTINCT company_id, stock_code FROM documents "
+                        "WHERE company_id IS NOT NULL AND stock_code IS NOT NULL").fetchall()
+    codes = sorted({code for _c, code in pairs})
+    names, months = namings(con, codes), fye_months(con, codes)
+    offsets = {company: names[code].label(2000, months.get(code)) - 2000 for company, code in pairs}
+    return {company: off for company, off in offsets.items() if off}
+
