@@ -113,11 +113,25 @@ def test_bad_cluster_address_is_one_line_and_exit_2(tmp_path):
         cluster_mod.resolve_spec("ray-cluster.example:10001")
 
 
-def test_ray_tasks_run_under_the_drivers_limits(ray_cluster, monkeypatch):
-    monkeypatch.setenv("FILINGS_PARSE_TIMEOUT", "1")  # a 4 MB annual report takes several seconds to parse
-    big = [require_corpus("cn", "600080_jinhuagufen_2022_annual.pdf")]
-    (_, parsed, on_ray), = ray_cluster.parse(big)
-    (_, _, local), = cluster_mod.LocalCluster(1).parse(big)
+@pytest.fixture(scope="module")
+def slow_pdf(tmp_path_factory) -> Path:
+    """An image-only PDF of six full annual-report pages: parsing it means OCR'ing every page, seconds each on
+    any machine (a text-layer report may parse in under a second on a fast one)."""
+    pdfium = pytest.importorskip("pypdfium2")
+    pdf = pdfium.PdfDocument(str(require_corpus("cn", "600080_jinhuagufen_2024_annual.pdf")))
+    try:
+        images = [pdf[i].render(scale=150 / 72).to_pil().convert("RGB") for i in range(70, 76)]
+    finally:
+        pdf.close()
+    out = tmp_path_factory.mktemp("slow") / "600080_jinhuagufen_2024_annual.pdf"  # named as the report it shows
+    images[0].save(out, "PDF", resolution=150, save_all=True, append_images=images[1:])
+    return out
+
+
+def test_ray_tasks_run_under_the_drivers_limits(ray_cluster, slow_pdf, monkeypatch):
+    monkeypatch.setenv("FILINGS_PARSE_TIMEOUT", "1")
+    (_, parsed, on_ray), = ray_cluster.parse([slow_pdf])
+    (_, _, local), = cluster_mod.LocalCluster(1).parse([slow_pdf])
     assert parsed is None and on_ray == local and "parsing stopped after 1 s" in local and "FILINGS_PARSE_TIMEOUT" in local
 
 
