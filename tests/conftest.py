@@ -1,5 +1,6 @@
 """Shared fixtures: where the corpus is, and a fresh warehouse home per test that needs one.
 
+Exported model graphs go to one cache for the run (``FILINGS_MODEL_CACHE``, default ~/.cache/filings/models).
 The corpus is read in place from ../shared/corpus (or $FILINGS_CORPUS). When it is absent, corpus tests
 skip with a message, except in CI (CI=true), where its absence is a failure.
 """
@@ -12,6 +13,10 @@ from pathlib import Path
 import pytest
 
 REPO = Path(__file__).resolve().parents[1]
+
+# Graphs exported from the bundled model weights (vectorstore.onnx_export, vectorstore.e5_onnx) are kept in one
+# cache for the whole run, not under each test's fresh FILINGS_HOME: a test that needs a model exports it once.
+os.environ.setdefault("FILINGS_MODEL_CACHE", str(Path.home() / ".cache" / "filings" / "models"))
 
 
 def corpus_root() -> Path:

