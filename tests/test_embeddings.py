@@ -228,3 +228,13 @@ def test_e5_graphs_repeat_the_engine(e5, tmp_path, monkeypatch, corpus):
         assert float(np.min(np.sum(v * ref, axis=1))) >= floor, variant
         _closer(p, ZH, margin=0.02)  # e5 cosines are compressed, as for the engine
         assert p.name.endswith("@512") and e5_graph(variant)[0].stat().st_mtime_ns == stamp
+
+
+def test_onnx_providers_load_their_graph_at_the_first_text(tmp_path, monkeypatch):
+    """A provider's name (all a keywords-only store needs for its cache keys) costs no export and no load."""
+    monkeypatch.setenv("FILINGS_MODEL_CACHE", str(tmp_path / "models"))
+    from vectorstore.embeddings import E5OnnxProvider
+
+    p = E5OnnxProvider(max_tokens=128)
+    assert p.name == "multilingual-e5-small-ort-int8@128" and p.dim == 384
+    assert not (tmp_path / "models").exists() and p._session is None

