@@ -29,7 +29,7 @@ from pathlib import Path
 
 import numpy as np
 
-from vectorstore.onnx_export import OPSET, VARIANTS, atomic_write, model_cache
+from vectorstore.onnx_export import OPSET, VARIANTS, atomic_write, model_cache, quantize_int8, quiet_transformers
 
 QK = 32  # weights per Q4_0 block
 _SPACES = re.compile(" {2,}")
@@ -159,6 +159,7 @@ def _bert(model: E5Model):
     import torch
     from transformers import BertConfig, BertModel
 
+    quiet_transformers()
     c = model.config
     config = BertConfig(vocab_size=c["vocab"], hidden_size=c["hidden"], num_hidden_layers=c["layers"],
                         num_attention_heads=c["heads"], intermediate_size=c["ffn"], hidden_act="gelu",
@@ -235,8 +236,5 @@ def e5_graph(variant: str = "int8") -> tuple[Path, Path]:
         return fp32, tok
     int8 = model_cache() / f"{stem}-int8.onnx"
     if not int8.exists():
-        from onnxruntime.quantization import QuantType, quantize_dynamic
-
-        atomic_write(int8, lambda tmp: quantize_dynamic(str(fp32), str(tmp), weight_type=QuantType.QInt8,
-                                                        per_channel=True))
+        atomic_write(int8, lambda tmp: quantize_int8(fp32, tmp))
     return int8, tok

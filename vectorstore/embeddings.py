@@ -135,12 +135,9 @@ class SentenceTransformerProvider:
         _offline()
         from sentence_transformers import SentenceTransformer
 
-        try:  # no "Loading weights" progress bars in CLI output
-            from transformers.utils import logging as hf_logging
+        from vectorstore.onnx_export import quiet_transformers
 
-            hf_logging.disable_progress_bar()
-        except Exception:
-            pass
+        quiet_transformers()  # no "Loading weights" progress bars in CLI output
         self.model_dir = Path(model_dir)
         self.model = SentenceTransformer(str(self.model_dir), device="cpu", local_files_only=True)
         if max_seq_length:

@@ -52,10 +52,37 @@ def atomic_write(path: Path, write) -> Path:
     return path
 
 
+def quantize_int8(fp32: Path, out: Path) -> None:
+    """onnxruntime's dynamic quantization of an exported graph: int8 weights per output channel, without its
+    advice to the root logger (a one-time export must not print to the user's terminal)."""
+    import logging
+
+    from onnxruntime.quantization import QuantType, quantize_dynamic
+
+    root = logging.getLogger()
+    level = root.level
+    root.setLevel(logging.ERROR)
+    try:
+        quantize_dynamic(str(fp32), str(out), weight_type=QuantType.QInt8, per_channel=True)
+    finally:
+        root.setLevel(level)
+
+
+def quiet_transformers() -> None:
+    """No "Loading weights" progress bars from transformers while a graph is exported."""
+    try:
+        from transformers.utils import logging as hf_logging
+
+        hf_logging.disable_progress_bar()
+    except Exception:
+        pass
+
+
 def _export_fp32(model_dir: Path, out: Path) -> None:
     import torch
     from transformers import AutoModel
 
+    quiet_transformers()
     base = AutoModel.from_pretrained(str(model_dir), attn_implementation="eager").eval()
 
     class Hidden(torch.nn.Module):
@@ -93,8 +120,5 @@ def minilm_graph(model_dir: Path, variant: str = "fp32") -> Path:
         return fp32
     int8 = model_cache() / f"{stem}-int8.onnx"
     if not int8.exists():
-        from onnxruntime.quantization import QuantType, quantize_dynamic
-
-        atomic_write(int8, lambda tmp: quantize_dynamic(str(fp32), str(tmp), weight_type=QuantType.QInt8,
-                                                   per_channel=True))
+        atomic_write(int8, lambda tmp: quantize_int8(fp32, tmp))
     return int8
