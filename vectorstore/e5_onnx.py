@@ -23,13 +23,12 @@ import hashlib
 import json
 import re
 import struct
-import warnings
 from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 
-from vectorstore.onnx_export import OPSET, VARIANTS, atomic_write, model_cache, quantize_int8, quiet_transformers
+from vectorstore.onnx_export import VARIANTS, atomic_write, export_encoder, model_cache, quantize_int8, quiet_transformers
 
 QK = 32  # weights per Q4_0 block
 _SPACES = re.compile(" {2,}")
@@ -187,27 +186,6 @@ def _bert(model: E5Model):
     return bert
 
 
-def _export_fp32(model: E5Model, out: Path) -> None:
-    import torch
-
-    class Hidden(torch.nn.Module):
-        def __init__(self, bert):
-            super().__init__()
-            self.bert = bert
-
-        def forward(self, input_ids, attention_mask):
-            return self.bert(input_ids=input_ids, attention_mask=attention_mask,
-                             token_type_ids=torch.zeros_like(input_ids)).last_hidden_state
-
-    ids = torch.ones((2, 16), dtype=torch.long)
-    axes = {0: "batch", 1: "tokens"}
-    with torch.no_grad(), warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        torch.onnx.export(Hidden(_bert(model)), (ids, ids), str(out), input_names=["input_ids", "attention_mask"],
-                          output_names=["last_hidden_state"], opset_version=OPSET, dynamo=False,
-                          dynamic_axes={"input_ids": axes, "attention_mask": axes, "last_hidden_state": axes})
-
-
 def _digest(path: Path) -> str:
     h = hashlib.sha256()
     h.update(str(path.stat().st_size).encode())
@@ -231,7 +209,7 @@ def e5_graph(variant: str = "int8") -> tuple[Path, Path]:
         atomic_write(tok, lambda tmp: E5Tokenizer(model.pieces, model.scores, model.specials,
                                                   model.normalise).save(tmp))
         if not fp32.exists():
-            atomic_write(fp32, lambda tmp: _export_fp32(model, tmp))
+            atomic_write(fp32, lambda tmp: export_encoder(_bert(model), tmp, token_types=False))
     if variant == "fp32":
         return fp32, tok
     int8 = model_cache() / f"{stem}-int8.onnx"

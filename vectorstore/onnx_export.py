@@ -78,31 +78,36 @@ def quiet_transformers() -> None:
         pass
 
 
-def _export_fp32(model_dir: Path, out: Path) -> None:
+def export_encoder(bert, out: Path, token_types: bool = True) -> None:
+    """Export a transformers encoder as a graph from token ids and mask (and token types, or zeros inside) to the
+    last hidden states, batch and length dynamic."""
     import torch
-    from transformers import AutoModel
-
-    quiet_transformers()
-    base = AutoModel.from_pretrained(str(model_dir), attn_implementation="eager").eval()
 
     class Hidden(torch.nn.Module):
-        def __init__(self, bert):
+        def __init__(self):
             super().__init__()
             self.bert = bert
 
-        def forward(self, input_ids, attention_mask, token_type_ids):
+        def forward(self, input_ids, attention_mask, token_type_ids=None):
+            types = token_type_ids if token_type_ids is not None else torch.zeros_like(input_ids)
             return self.bert(input_ids=input_ids, attention_mask=attention_mask,
-                             token_type_ids=token_type_ids).last_hidden_state
+                             token_type_ids=types).last_hidden_state
 
     ids = torch.ones((2, 16), dtype=torch.long)
+    names = ["input_ids", "attention_mask"] + (["token_type_ids"] if token_types else [])
     axes = {0: "batch", 1: "tokens"}
     with torch.no_grad(), warnings.catch_warnings():
         warnings.simplefilter("ignore")  # the TorchScript exporter's deprecation and tracer notes
-        torch.onnx.export(Hidden(base), (ids, ids, torch.zeros_like(ids)), str(out),
-                          input_names=["input_ids", "attention_mask", "token_type_ids"],
-                          output_names=["last_hidden_state"], opset_version=OPSET, dynamo=False,
-                          dynamic_axes={"input_ids": axes, "attention_mask": axes, "token_type_ids": axes,
-                                        "last_hidden_state": axes})
+        torch.onnx.export(Hidden(), tuple([ids, ids, torch.zeros_like(ids)][: len(names)]), str(out),
+                          input_names=names, output_names=["last_hidden_state"], opset_version=OPSET, dynamo=False,
+                          dynamic_axes={**{n: axes for n in names}, "last_hidden_state": axes})
+
+
+def _export_fp32(model_dir: Path, out: Path) -> None:
+    from transformers import AutoModel
+
+    quiet_transformers()
+    export_encoder(AutoModel.from_pretrained(str(model_dir), attn_implementation="eager").eval(), out)
 
 
 def minilm_graph(model_dir: Path, variant: str = "fp32") -> Path:
