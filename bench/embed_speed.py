@@ -28,7 +28,7 @@ import os
 import re
 import sys
 import time
-from collections import Counter, defaultdict
+from collections import Counter
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
@@ -39,7 +39,8 @@ from bench.common import REPO, corpus_root, print_table  # noqa: E402
 from parsers.pdf_pages import read_pages  # noqa: E402
 from schema.models import DocumentInfo  # noqa: E402
 from vectorstore.chunking import chunk, words  # noqa: E402
-from vectorstore.embeddings import EmbeddingCache, embed_cached, minilm_dir, provider_for  # noqa: E402
+from vectorstore.embedding_cache import EmbeddingCache, embed_cached  # noqa: E402
+from vectorstore.embeddings import minilm_dir, provider_for  # noqa: E402
 
 EN_DOCS = ["AMCOR_2023Q2_10Q", "3M_2022_10K", "PEPSICO_2022_10K"]
 ZH_DOC = "cn/600080_jinhuagufen_2024_annual.pdf"

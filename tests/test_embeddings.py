@@ -5,14 +5,13 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from vectorstore.embedding_cache import EmbeddingCache, embed_cached
 from vectorstore.embeddings import (
     DEFAULT_MODELS,
-    EmbeddingCache,
     EmbeddingProvider,
     HashingProvider,
     LocalModelDirProvider,
     MiniLMOnnxProvider,
-    embed_cached,
     minilm_dir,
     model_for_market,
     provider_for,

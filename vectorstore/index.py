@@ -31,8 +31,8 @@ from mappings.statements import statements
 from schema.errors import FilingsError
 from schema.models import ParsedDocument, SearchUnit
 from vectorstore.chunking import chunk
-from vectorstore.embeddings import (EmbeddingCache, EmbeddingProvider, MemoryCache, cached_vectors, embed_cached,
-                                   configured_model, model_for_market, provider_for)
+from vectorstore.embedding_cache import EmbeddingCache, MemoryCache, cached_vectors, embed_cached
+from vectorstore.embeddings import EmbeddingProvider, configured_model, model_for_market, provider_for
 from vectorstore.engines import DENSE_STATE, READERS, Engine, Hit, Point, open_engine, reader_view, unit_payload
 from vectorstore.hybrid import weighted_rrf
 from vectorstore.sparse import encode_document, encode_query
