@@ -185,7 +185,7 @@ _ETF_NAME = re.compile(r"((?:[A-Z0-9][\w&®-]*\s){1,8}(?:ETF|Index Fund))\b")
 def _issuer_name(rx: re.Pattern, pages: list[Page], defined_as: str, anywhere: bool = True) -> str | None:
     """The issuer's name: the one the report defines as 'the Company' / 本公司, else the one in the
     running headers/footers, else the one on the cover pages, else (``anywhere``) the most frequent."""
-    from parsers.pdf_pages import repeated_lines
+    from schema.page_text import repeated_lines
 
     text = _text(pages)
     marked = re.compile(rx.pattern + defined_as)
@@ -217,7 +217,6 @@ def _period_candidates(text: str) -> Counter:
 def _recognise_hk(path: Path, pages: list[Page], info: DocumentInfo) -> DocumentInfo:
     text = _text(pages)
     head = _text(pages, 6)
-    low_head = head.lower()
     codes: list[str] = []
     for m in _HK_CODE.finditer(_text(pages, 10)):
         code = m.group(1).lstrip("0").zfill(4) + ".HK"

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from parsers import us_xbrl
+from parsers import us_xbrl, xbrl_facts
 from parsers.xbrl_transforms import durwordsen, duryear, numwordsen
 from schema.errors import ParseError
 from schema.models import ParsedDocument
@@ -143,7 +143,7 @@ def test_every_corpus_filing_parses(key):
         else:
             assert f.period_start is not None and f.period_start <= f.period_end
         assert f.consolidated is True and f.statement is None and f.page is None
-        assert f.value_text is None or len(f.value_text) <= us_xbrl.TEXT_CAP
+        assert f.value_text is None or len(f.value_text) <= xbrl_facts.TEXT_CAP
 
 
 def test_cik_and_names():
