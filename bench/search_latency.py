@@ -38,7 +38,8 @@ import numpy as np  # noqa: E402
 
 from mappings.statements import title_statement  # noqa: E402
 from vectorstore.chunking import is_table_page  # noqa: E402
-from vectorstore.engines import EdgeEngine, Point  # noqa: E402
+from vectorstore.edge_engine import EdgeEngine  # noqa: E402
+from vectorstore.engines import Point  # noqa: E402
 from vectorstore.hybrid import weighted_rrf  # noqa: E402
 from router.search import FUSION_WEIGHTS  # noqa: E402
 from vectorstore.sparse import encode_document, encode_query  # noqa: E402

@@ -137,7 +137,7 @@ class Filings(Frames):
 
     def _writer_idx(self):
         """The writer's index: its private copy of the shards (copied from the current version on first use)."""
-        from vectorstore.engines import publish_shards
+        from vectorstore.shards import publish_shards
         from vectorstore.index import NarrativeIndex
 
         if self._writer_index is None:
@@ -151,7 +151,7 @@ class Filings(Frames):
 
     def _publish_index(self, folder: Path, previous: Path) -> None:
         """Writer hook: the new version's shards (the writer's, flushed; or the previous version's, linked)."""
-        from vectorstore.engines import link_tree, publish_shards
+        from vectorstore.shards import link_tree, publish_shards
 
         index = self._writer_index
         if index is not None and index.url:

@@ -7,7 +7,7 @@ import pytest
 
 from schema.errors import FilingsError
 from schema.models import DocumentInfo, Page, ParsedDocument
-from vectorstore.engines import ClientEngine
+from vectorstore.client_engine import ClientEngine
 from vectorstore.index import NarrativeIndex
 
 TEXT = ("Management discussed pricing actions taken during the year. Supply chain costs rose and the company "

@@ -14,7 +14,9 @@ import pytest
 from conftest import require_corpus
 
 from vectorstore import hybrid
-from vectorstore.engines import ClientEngine, EdgeEngine, Engine, Hit, Point, point_id
+from vectorstore.client_engine import ClientEngine
+from vectorstore.edge_engine import EdgeEngine
+from vectorstore.engines import Engine, Hit, Point, point_id
 from vectorstore.sparse import encode_document, encode_query, term_id, tokenize
 
 DIM = 64

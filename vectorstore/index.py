@@ -33,7 +33,8 @@ from schema.models import ParsedDocument, SearchUnit
 from vectorstore.chunking import chunk
 from vectorstore.embedding_cache import EmbeddingCache, MemoryCache, cached_vectors, embed_cached
 from vectorstore.embeddings import EmbeddingProvider, configured_model, model_for_market, provider_for
-from vectorstore.engines import DENSE_STATE, READERS, Engine, Hit, Point, open_engine, reader_view, unit_payload
+from vectorstore.engines import DENSE_STATE, Engine, Hit, Point, open_engine, unit_payload
+from vectorstore.shards import READERS, reader_view
 from vectorstore.hybrid import weighted_rrf
 from vectorstore.sparse import encode_document, encode_query
 
@@ -93,7 +94,7 @@ def language_of(text: str) -> str:
 class NarrativeIndex:
     """``shards``: the folder of the embedded shards (default ``<home>/qdrant``). ``read_only``: the shards are a
     published version other processes read too: this process opens its own view of hard links to them
-    (``engines.reader_view``, under ``<home>/.readers``, removed on close), and query vectors stay in memory
+    (``shards.reader_view``, under ``<home>/.readers``, removed on close), and query vectors stay in memory
     (``MemoryCache``) instead of the shared cache file."""
 
     def __init__(self, home: str | Path, url: str | None = None, engine: Engine | None = None,
