@@ -389,7 +389,8 @@ def _closing(executor, owned: bool):
 
 def _embed_on(executor) -> Callable:
     """(setting, texts) -> passage vectors, embedded by the cluster's workers with the bundled provider."""
-    from vectorstore.embeddings import BATCH_SIZE, provider_for
+    from vectorstore.embedding_base import BATCH_SIZE
+    from vectorstore.embeddings import provider_for
 
     return lambda setting, texts: executor.embed(setting, texts, BATCH_SIZE, provider_for)
 

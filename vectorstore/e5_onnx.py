@@ -198,9 +198,9 @@ def e5_graph(variant: str = "int8") -> tuple[Path, Path]:
     """(graph, tokenizer file) of the exported e5 encoder, exporting them first if the cache has none."""
     if variant not in VARIANTS:
         raise ValueError(f"unknown ONNX variant {variant!r}; known: {', '.join(VARIANTS)}")
-    from vectorstore.embeddings import _offline
+    from vectorstore.embedding_base import offline
 
-    _offline()
+    offline()
     source = model_file()
     stem = f"multilingual-e5-small-{_digest(source)}"
     fp32, tok = model_cache() / f"{stem}-fp32.onnx", model_cache() / f"{stem}-tokenizer.json"

@@ -17,7 +17,7 @@ from pathlib import Path
 
 import numpy as np
 
-from vectorstore.embeddings import EmbeddingProvider, empty_vectors
+from vectorstore.embedding_base import EmbeddingProvider, empty_vectors
 
 
 def cache_key(model: str, text: str, kind: str = "passage") -> bytes:

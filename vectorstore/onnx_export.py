@@ -114,9 +114,9 @@ def minilm_graph(model_dir: Path, variant: str = "fp32") -> Path:
     """The path of the exported graph (``fp32`` or ``int8``), exporting it first if the cache has none."""
     if variant not in VARIANTS:
         raise ValueError(f"unknown ONNX variant {variant!r}; known: {', '.join(VARIANTS)}")
-    from vectorstore.embeddings import _offline
+    from vectorstore.embedding_base import offline
 
-    _offline()
+    offline()
     stem = f"all-MiniLM-L6-v2-{_weights_digest(model_dir)}"
     fp32 = model_cache() / f"{stem}-fp32.onnx"
     if not fp32.exists():
