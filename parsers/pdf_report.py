@@ -20,6 +20,7 @@ from pathlib import Path
 
 from parsers.pdf_pages import read_pages
 from parsers.recognise import recognise_pdf
+from parsers.report_period import complete_period
 from parsers.statement_reads import StatementResult, warnings_of
 from schema.errors import ParseError, UnrecognisedDocument
 from schema.models import DocumentInfo, Fact, Page, ParsedDocument, StatementRead
@@ -96,5 +97,6 @@ def parse(
                     facts = list(out)
             except Exception as exc:  # noqa: BLE001 - pages stay citable when a statement table defeats the extractor
                 warnings.append(f"statement extraction failed ({type(exc).__name__}: {exc}): pages only")
+    info = complete_period(info, facts)  # a 10-Q's quarter, a release's period: from its statements' columns
     return ParsedDocument(info=info, pages=pages, facts=facts, parser=PARSER, warnings=warnings,
                           statement_reads=reads)

@@ -309,8 +309,10 @@ def _recognise_hk(path: Path, pages: list[Page], info: DocumentInfo) -> Document
 # -------------------------------------------------------------------------------------------- US
 _US_FORM = re.compile(r"FORM\s+(10-K|10-Q|8-K|20-F)\b", re.I)
 _US_DATE = r"(January|February|March|April|May|June|July|August|September|October|November|December)\s+(\d{1,2}),\s*(\d{4})"
-_US_PERIOD = re.compile(r"(?:fiscal\s+)?(year|quarterly period|period)\s+ended:?\s+" + _US_DATE, re.I)
-_US_8K = re.compile(r"Date of Report[^\n]{0,80}?" + _US_DATE + r"|" + _US_DATE + r"\s*\n?[^\n]{0,20}Date of Report", re.I)
+# the date may follow on the next line, after words of a column printed beside it ("For the quarterly period ended
+# Commission file" / "March 31, 2021 number 1-5805")
+_US_PERIOD = re.compile(r"(?:fiscal\s+)?(year|quarterly period|period)\s+ended:?\s*(?:[^\n\d]{0,40}\n\s*)?" + _US_DATE, re.I)
+_US_8K = re.compile(r"Date of Report[^\n]{0,80}?\n?\s*" + _US_DATE + r"|" + _US_DATE + r"\s*\n?[^\n]{0,20}Date of Report", re.I)
 
 
 def _recognise_us(path: Path, pages: list[Page], info: DocumentInfo) -> DocumentInfo:

@@ -23,6 +23,9 @@ _MONTHS = {m.lower(): i for i, m in enumerate(calendar.month_name) if m} | {
     m.lower(): i for i, m in enumerate(calendar.month_abbr) if m}
 _MONTH_RX = "|".join(sorted((re.escape(m) for m in _MONTHS), key=len, reverse=True))
 _FULL_DATE = re.compile(rf"\b({_MONTH_RX})\.?\s+(\d{{1,2}}),?\s+((?:19|20)\d\d)\b", re.I)
+# a date printed in figures, US order ("12 Weeks Ended 3/25/2023 3/19/2022")
+_NUM_DATE = re.compile(r"(?<![\d/.])(\d{1,2})/(\d{1,2})/((?:19|20)\d\d)(?![\d/])")
+_YEAR_END_QUARTER = re.compile(r"\b(?:fourth|4th)\s+(?:fiscal\s+)?quarter\b|\bQ4\b", re.I)
 _MONTH_DAY = re.compile(rf"\b({_MONTH_RX})\.?\s+(\d{{1,2}})\b(?!,?\s+(?:19|20)\d\d)", re.I)
 _YEAR = re.compile(r"(?<![\d,.$])((?:19|20)\d\d)(?![\d,.%])")
 _WEEKS = re.compile(r"\b(\d{2})\s+weeks\b|\b(fifty[-\s](?:two|three)|thirteen|twenty[-\s]six|thirty[-\s]nine)\s+weeks\b", re.I)
@@ -54,9 +57,15 @@ def _year_cells(lines: list[str]) -> tuple[list[tuple[str, dt.date | None, int]]
     """Columns as (printed header, full date or None, year), from the header line with the most of them."""
     best: list[tuple[str, dt.date | None, int]] = []
     for line in lines:
-        full = [(m.group(0), dt.date(int(m.group(3)), _MONTHS[m.group(1).lower()], int(m.group(2))), int(m.group(3)))
-                for m in _FULL_DATE.finditer(line)]
-        rest = _FULL_DATE.sub(" ", line)
+        full = sorted([(m.start(), m.group(0), _MONTHS[m.group(1).lower()], int(m.group(2)), int(m.group(3)))
+                       for m in _FULL_DATE.finditer(line)]
+                      + [(m.start(), m.group(0), int(m.group(1)), int(m.group(2)), int(m.group(3)))
+                         for m in _NUM_DATE.finditer(line) if 1 <= int(m.group(1)) <= 12])
+        try:
+            full = [(text, dt.date(year, month, day), year) for _pos, text, month, day, year in full]
+        except ValueError:  # not a date after all ("13/45/2023"): read the line's years only
+            full = []
+        rest = _NUM_DATE.sub(" ", _FULL_DATE.sub(" ", line))
         years = [(m.group(1), None, int(m.group(1))) for m in _YEAR.finditer(rest)]
         if len(full) == 1 and years:
             # "Years ended December 31, 2018 2017 2016": one month and day over several year columns
@@ -96,8 +105,10 @@ def read_columns(header: list[str], statement: str, form: str | None, fye_month:
     month_days = [(_MONTHS[m.group(1).lower()], int(m.group(2)))
                   for line in header for m in _MONTH_DAY.finditer(_FULL_DATE.sub(" ", line))]
     ends: list[dt.date] = []
+    month_printed = bool(month_days)
     for i, (_, date, year) in enumerate(cells):
         if date is not None:
+            month_printed = True
             ends.append(date)
             continue
         if len(month_days) == len(cells):
@@ -129,12 +140,15 @@ def read_columns(header: list[str], statement: str, form: str | None, fye_month:
             return [], f"{len(spans)} period groups over {n} columns"
         spans = spans[:1]
     per = n // len(spans)
+    if not month_printed and any(sp[1] != 12 for sp in spans) and not _YEAR_END_QUARTER.search(text):
+        # "12 Weeks Ended / 2023 2022": which weeks is not printed (a fourth quarter ends with the fiscal year)
+        return [], "the columns of a period shorter than a year print no month or date"
     return [Column(c[0], e, spans[i // per][1], spans[i // per][2]) for i, (c, e) in enumerate(zip(cells, ends))], ""
 
 
 def is_header_line(line: str) -> bool:
     """A line of the column header: it names a span, a month and day, or only years."""
-    if _MONTH_DAY.search(line) or _FULL_DATE.search(line):
+    if _MONTH_DAY.search(line) or _FULL_DATE.search(line) or _NUM_DATE.search(line):
         return True
     if any(rule.pattern.search(line) for rule in column_spans("us")):
         return True

@@ -59,6 +59,11 @@ PROSE_WEIGHTS = {"dense": 1.0, "bm25": 1.0}
 PER_COMPANY = 3  # hits per company when no company is asked for, so a broad query lists several companies
 CANDIDATES = 3  # the engine is asked for CANDIDATES x k hits per group, before diversification cuts to k
 ANSWER_KINDS = ["narrative", "transcript"]  # answers quote prose and calls; statement pages are for search
+# The reports that cover a period a question names, by their own fiscal_period: a 10-Q of the second quarter prints
+# the six months too, an interim report the second quarter's figures, a Q3 report the nine months, and the fourth
+# quarter is read from the year's report or a fourth-quarter release.
+REPORT_PERIODS = {"Q1": ["Q1"], "Q2": ["H1", "Q2"], "H1": ["H1", "Q2"], "Q3": ["9M", "Q3"], "9M": ["9M", "Q3"],
+                  "Q4": ["FY", "Q4"]}
 
 
 @dataclass(frozen=True)
@@ -137,6 +142,10 @@ def filters_for(plan: QueryPlan, purpose: Purpose = EVIDENCE) -> dict:
         quarters = sorted({p.fiscal_period for p in plan.periods if p.fiscal_period and p.fiscal_period.startswith("Q")})
         if quarters:  # a call is about one fiscal quarter
             filters["fiscal_period"] = quarters
+    elif plan.periods and all(p.fiscal_year and p.fiscal_period in REPORT_PERIODS for p in plan.periods):
+        # a quarter, half year or nine months: the reports of that period first (a 10-Q, an interim report, a
+        # release), the year's report only when they say nothing (widening)
+        filters["fiscal_period"] = sorted({r for p in plan.periods for r in REPORT_PERIODS[p.fiscal_period]})
     return filters
 
 
@@ -150,6 +159,9 @@ def widenings(filters: dict, any_year: bool = True) -> list[dict]:
         for offsets in ((0, 1), (-1, 0, 1, 2)) if any_year else ((0, 1),):
             current = dict(current, fiscal_year=sorted({y + d for y in years for d in offsets}))
             out.append(current)
+            if offsets == (0, 1) and "fiscal_period" in current:  # the year's other reports before other years
+                current = {k: v for k, v in current.items() if k != "fiscal_period"}
+                out.append(current)
         if any_year:
             current = {k: v for k, v in current.items() if k != "fiscal_year"}
             out.append(current)

@@ -23,6 +23,18 @@ def planner(tmp_path_factory):
     con.close()
 
 
+@pytest.mark.parametrize("question,periods", [
+    ("What did Best Buy say about its inventory in the first half of fiscal 2024?", ["H1", "Q2"]),
+    ("金花股份2025年前三季度的经营情况", ["9M", "Q3"]),
+    ("How did JPMorgan describe credit costs in Q1 2021?", ["Q1"]),
+    ("What did Pfizer report in the fourth quarter of 2022?", ["FY", "Q4"]),
+    ("What risks did Apple describe in fiscal 2024?", None),   # a year: every report of it
+])
+def test_a_quarter_asked_searches_that_periods_reports_first(planner, question, periods):
+    from router.search import EVIDENCE, filters_for
+    assert filters_for(planner.plan(question), EVIDENCE).get("fiscal_period") == periods
+
+
 def companies(planner, q):
     return [c.company_id for c in planner.plan(q).companies]
 

@@ -102,3 +102,12 @@ def test_widenings_try_neighbouring_years_then_any():
     # an answer about a year comes from that year's report or the next one's comparatives, never any year
     steps = widenings({"company_id": ["apple"], "fiscal_year": [2026]}, any_year=False)
     assert steps == [{"company_id": ["apple"], "fiscal_year": [2026, 2027]}]
+
+
+def test_widenings_leave_a_quarter_for_its_years_other_reports_before_other_years():
+    asked = {"company_id": ["pfizer"], "fiscal_year": [2023], "fiscal_period": ["H1", "Q2"]}
+    steps = widenings(asked)
+    assert steps[0] == dict(asked, fiscal_year=[2023, 2024])
+    assert steps[1] == {"company_id": ["pfizer"], "fiscal_year": [2023, 2024]}  # the year's 10-K next
+    assert all("fiscal_period" not in s for s in steps[1:])
+    assert widenings(asked, any_year=False) == steps[:2]

@@ -110,6 +110,40 @@ def test_columns_read_from_headers():
     # a 10-Q column without a printed span is refused, with the reason
     cols, why = read_columns(["($ in millions) 2022 2021"], "cashflow", "10-Q", 6)
     assert cols == [] and "no period length" in why
+    # dates printed in figures (US order); a quarter's columns that print only years are refused, never placed at
+    # the fiscal year's end
+    cols, _ = read_columns(["12 Weeks Ended", "3/25/2023 3/19/2022"], "income", "earnings_release", 12)
+    assert [(c.start, c.end) for c in cols] == [(dt.date(2023, 1, 1), dt.date(2023, 3, 25)),
+                                                (dt.date(2021, 12, 26), dt.date(2022, 3, 19))]
+    cols, why = read_columns(["12 Weeks Ended", "2023 2022"], "income", "earnings_release", 12)
+    assert cols == [] and "no month" in why
+
+
+def test_a_release_with_dates_in_figures():
+    pages = read_pages(require_corpus("us", "financebench", "pdfs", "PEPSICO_2023Q1_EARNINGS.pdf"))
+    res = us_statements.read(pages, DocumentInfo(market="US", form="earnings_release", currency="USD"))
+    # p4 "Condensed Consolidated Statement of Income (in millions ...)", "12 Weeks Ended 3/25/2023 3/19/2022":
+    # Net Revenue $ 17,846 $ 16,200
+    assert _value(res.facts, "income", "Net Revenue", dt.date(2023, 3, 25), dt.date(2023, 1, 1)) == 17846 * M
+    assert _value(res.facts, "income", "Net Revenue", dt.date(2022, 3, 19)) == 16200 * M
+    # every flow is one of the two printed 12-week quarters (none placed at a fiscal year's end)
+    assert {(f.period_start, f.period_end) for f in res.facts if f.period_type == "duration"} == {
+        (dt.date(2023, 1, 1), dt.date(2023, 3, 25)), (dt.date(2021, 12, 26), dt.date(2022, 3, 19))}
+
+
+@pytest.mark.parametrize("name,period_end,fiscal_year,fiscal_period,year_end_month", [
+    # cover "For the quarterly period ended / March 31, 2021" beside the file number; statements: three months only
+    ("JPMORGAN_2021Q1_10Q.pdf", dt.date(2021, 3, 31), 2021, "Q1", 12),
+    # cover "For the quarterly period ended July 29, 2023"; statements "Three Months Ended" and "Six Months Ended"
+    ("BESTBUY_2024Q2_10Q.pdf", dt.date(2023, 7, 29), 2024, "Q2", 1),
+    # cover "quarterly period ended December 31, 2022"; "Six Months Ended December 31" (fiscal year to June)
+    ("AMCOR_2023Q2_10Q.pdf", dt.date(2022, 12, 31), 2023, "Q2", 6),
+])
+def test_a_10q_quarter_comes_from_its_statements(name, period_end, fiscal_year, fiscal_period, year_end_month):
+    from parsers.pdf_report import parse
+    info = parse(require_corpus("us", "financebench", "pdfs", name)).info
+    assert (info.period_end, info.fiscal_year, info.fiscal_period, info.fiscal_year_end_month) == (
+        period_end, fiscal_year, fiscal_period, year_end_month)
 
 
 def test_unreadable_statement_leaves_a_trace():
