@@ -9,7 +9,7 @@ from pathlib import Path
 from parsers.transcript_turns import ANNOUNCE, Turn, announced_analyst, fold
 from schema.errors import ParseError
 from schema.models import DocumentInfo, Page, SectionSpan
-
+from schema.page_text import turn_prefix
 
 _MGMT_WORDS = re.compile(r"\b(?:chief|officer|president|vice|chairman|chair|director|head|treasurer|investor"
                          r"|relations|ceo|cfo|coo|cto|executive|controller|secretary|counsel|founder|manager|"
@@ -26,17 +26,6 @@ def _split_participant(entry: str) -> tuple[str, str | None, str | None, bool]:
     if m:
         return name, "Analyst", m.group(1).strip() or None, True
     return name, rest.rstrip("."), None, False
-
-
-def _role_prefix(speaker: str, kind: str, role: str | None, firm: str | None) -> str:
-    if kind == "operator":
-        return "Operator: "
-    if kind == "analyst":
-        inner = ", ".join(x for x in ("Analyst", firm) if x)
-        return f"{speaker} ({inner}): "
-    if role:
-        return f"{speaker} ({role}): "
-    return f"{speaker}: "
 
 
 def parse_json(path: Path, obj: dict, info: DocumentInfo, warnings: list[str]):
@@ -105,7 +94,7 @@ def parse_json(path: Path, obj: dict, info: DocumentInfo, warnings: list[str]):
         announced_by = None
         if kind == "analyst" and prev_kind == "operator" and last_announced:
             announced_by = last_announced
-        prefix = _role_prefix(speaker, kind, role, firm)
+        prefix = turn_prefix(speaker, kind, role, firm)
         pages.append(Page(page=i, text=prefix + speech))
         meta.append(Turn(page=i, speaker=speaker, role=role, firm=firm, kind=kind, section=sec, exchange=None,
                          prefix_len=len(prefix)))

@@ -56,6 +56,10 @@ from warehouse.fiscal_labels import label_offsets
 FUSION_WEIGHTS = {"dense": 0.5, "bm25": 1.0, "bm25_tables": 0.5, "statement": 1.5}
 # Without statement pages in play (narrative answers), dense and BM25 weigh the same.
 PROSE_WEIGHTS = {"dense": 1.0, "bm25": 1.0}
+# Earnings calls: an analyst's question repeats the words of its topic, the operator's turns only hand the line on;
+# the answer is management's. A turn's fused score is scaled by its speaker (``SearchUnit.speaker``); plain-text
+# calls without speaker labels are left as they are.
+SPEAKER_WEIGHTS = {"analyst": 0.85, "operator": 0.5}
 PER_COMPANY = 3  # hits per company when no company is asked for, so a broad query lists several companies
 CANDIDATES = 3  # the engine is asked for CANDIDATES x k hits per group, before diversification cuts to k
 ANSWER_KINDS = ["narrative", "transcript"]  # answers quote prose and calls; statement pages are for search
@@ -312,12 +316,12 @@ class SearchPipeline:
         offsets = self.year_name_offsets() if "fiscal_year" in filters and not any(
             filters.get(key) for key in ("company_id", "stock_code", "document_id")) else {}
         if not offsets:
-            return self.index.fused(lists, filters, k=k)
+            return speaker_prior(self.index.fused(lists, filters, k=k))
         asked = set(filters["fiscal_year"])
         stored = sorted({y - off for y in asked for off in {0, *offsets.values()}})
         hits = self.index.fused(lists, dict(filters, fiscal_year=stored), k=2 * k)
-        return [h for h in hits if (h.payload.get("fiscal_year") or 0)
-                + offsets.get(h.payload.get("company_id"), 0) in asked][:k]
+        return speaker_prior([h for h in hits if (h.payload.get("fiscal_year") or 0)
+                              + offsets.get(h.payload.get("company_id"), 0) in asked][:k])
 
     def year_name_offsets(self) -> dict[str, int]:
         """company_id -> (the company's own name for a fiscal year) - fiscal_year, for the companies whose names
@@ -325,6 +329,15 @@ class SearchPipeline:
         if self._offsets is None:
             self._offsets = label_offsets(self.con)
         return self._offsets
+
+
+def speaker_prior(hits: list[Hit]) -> list[Hit]:
+    """Hits re-ordered with each transcript turn's score scaled by its speaker (:data:`SPEAKER_WEIGHTS`)."""
+    if not any(h.payload.get("speaker") in SPEAKER_WEIGHTS for h in hits):
+        return hits
+    for h in hits:
+        h.score *= SPEAKER_WEIGHTS.get(h.payload.get("speaker"), 1.0)
+    return sorted(hits, key=lambda h: -h.score)
 
 
 def broad_question(plan: QueryPlan) -> bool:

@@ -73,7 +73,7 @@ class EvidenceSearcher:
         broad = broad_question(plan)
         # "which companies ...": many companies, one passage each; one company: its best passages
         n, cap = (12, 1) if broad else (self.k, self.per_company if len(plan.companies) != 1 else None)
-        hits, _applied = self.pipeline.run(plan, EVIDENCE, k=n, filters=filters, per_company=cap)
+        hits, applied = self.pipeline.run(plan, EVIDENCE, k=n, filters=filters, per_company=cap)
         if not hits:
             return []
         query = content_query(plan)
@@ -81,7 +81,8 @@ class EvidenceSearcher:
         best_text = max(hits, key=lambda h: h.score).payload["text"]
         lexical = len(terms & set(tokenize(best_text))) / len(terms) if terms else 0.0
         asked_section = bool(filters.get("section")) and bool(filters.get("company_id"))
-        if not asked_section and lexical < 0.5 and self.pipeline.index.evidence_strength(query, filters) < self.min_evidence:
+        # the meaning is measured where the hits were found (the filters after widening), not where nothing was
+        if not asked_section and lexical < 0.5 and self.pipeline.index.evidence_strength(query, applied) < self.min_evidence:
             return []  # neither the words nor the meaning of the question are found: too weak to answer
         out = []
         for h in hits:

@@ -1,6 +1,6 @@
 """Conventions of ``Page.text`` shared by the parsers (which produce it) and the vectorstore (which cuts it):
-running headers and footers that repeat at the edges of a document's pages, and how a page over its size
-limit is cut."""
+running headers and footers that repeat at the edges of a document's pages, how a page over its size
+limit is cut, and how a transcript's page (one speaker turn) names its speaker."""
 
 from __future__ import annotations
 
@@ -48,3 +48,31 @@ def cap_text(text: str, limit: int) -> tuple[str, bool]:
         return text, False
     cut = text.rfind("\n", 0, limit + 1)
     return text[: cut if cut > 0 else limit].rstrip(), True
+
+
+# ------------------------------------------------------------------------------ transcript speaker turns
+# A transcript's page is one turn: "Name (Role): speech" for management, "Name (Analyst, Firm): speech" for an
+# analyst, "Operator: speech" for the operator, "Name: speech" when the role is unknown, and no prefix at all in
+# plain-text calls that carry no speaker labels.
+SPEAKER_KINDS = ("management", "analyst", "operator")
+_TURN = re.compile(r"^(?:(Operator): |[A-Z][\w.'’-]*(?: [A-Za-z][\w.'’-]*){0,5} \((Analyst)?[^()\n]*\): )")
+
+
+def turn_prefix(speaker: str, kind: str, role: str | None, firm: str | None) -> str:
+    """The prefix of a turn's page text (see above)."""
+    if kind == "operator":
+        return "Operator: "
+    if kind == "analyst":
+        inner = ", ".join(x for x in ("Analyst", firm) if x)
+        return f"{speaker} ({inner}): "
+    if role:
+        return f"{speaker} ({role}): "
+    return f"{speaker}: "
+
+
+def turn_speaker(text: str) -> str | None:
+    """"management", "analyst" or "operator" for a turn's page text; None when its prefix names no role."""
+    m = _TURN.match(text or "")
+    if not m:
+        return None
+    return "operator" if m.group(1) else "analyst" if m.group(2) else "management"

@@ -299,3 +299,19 @@ def test_tesla_shareholder_questions_before_analysts():
     assert qa[0].attrs["kind"] == "shareholder"
     assert doc.pages[qa[0].page_start - 1].text.startswith("The first one is, is Tesla still on track")
     assert [s.attrs["analyst"] for s in qa if s.attrs["kind"] == "analyst"] == ["Pierre Faragu", "Adam Jonas"]
+
+
+@pytest.mark.parametrize("name", ["IBM_2021_Q4.json", "HD_2021_Q4.json", "UNP_2021_Q3.json", "NVDA_2025_Q2.txt"])
+def test_search_units_carry_the_speaker_the_parser_knows(name):
+    from vectorstore.chunking import chunk
+
+    path = _folder() / name
+    doc = T.parse(path)
+    kinds = {t.page: t.kind for t in T.speakers(path)}
+    units, _ = chunk(doc.info, doc.pages, doc.sections, path.stem)
+    for u in units:  # every unit names the kind of its turn; an unknown role or a plain-text call names none
+        assert u.speaker == (kinds[u.page] if kinds[u.page] in ("management", "analyst", "operator") else None)
+    if name.endswith(".json"):
+        assert {"management", "analyst", "operator"} <= {u.speaker for u in units}
+    else:
+        assert {u.speaker for u in units} == {None}

@@ -30,7 +30,8 @@
   come from (``page_statements``), else the statement title heading the page
   (``mappings.statements.title_statement``), else ``None``.
 * Transcripts (``form == "transcript"``): pages are speaker turns, so a unit never spans two turns and
-  short turns give short units; no header / footer detection there.
+  short turns give short units; no header / footer detection there. Each unit carries its turn's ``speaker``
+  (management / analyst / operator, from the turn's prefix: ``schema.page_text.turn_speaker``).
 * ``section`` is the :class:`SectionSpan` covering the unit's start (the innermost / latest-starting one
   when spans nest), or ``None``.
 
@@ -45,7 +46,7 @@ import re
 
 from mappings.statements import title_statement
 from schema.models import DocumentInfo, Page, SearchUnit, SectionSpan
-from schema.page_text import HEADER_EDGE, repeated_lines
+from schema.page_text import HEADER_EDGE, repeated_lines, turn_speaker
 
 UNIT_TARGET = 220.0  # word equivalents per search unit
 UNIT_MAX_TARGET = 300.0  # a page is split so no unit's target exceeds this
@@ -373,6 +374,7 @@ def chunk(
                     section=section,
                     kind=kind,
                     statement=statement,
+                    speaker=turn_speaker(text_of[page]) if transcript else None,
                     **base,
                 )
             )

