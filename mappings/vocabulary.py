@@ -19,6 +19,7 @@ from schema.errors import ConfigError
 
 _CJK = re.compile(r"[\u4e00-\u9fff]")
 _SECTIONS = {"question_words", "sections", "forms", "filter_words", "generic_company_words", "ambiguous_metric_words",
+             "bare_metric_words",
              "measures"}
 
 
@@ -155,6 +156,30 @@ def ambiguous_metric_words() -> frozenset[str]:
     ws = _data()["ambiguous_metric_words"]
     compile_phrases("ambiguous_metric_words", ws)
     return frozenset(fold(str(w)).casefold() for w in ws)
+
+
+@lru_cache(maxsize=1)
+def bare_metric_words() -> list[tuple[re.Pattern, str]]:
+    """(pattern, metric id) for the Chinese words that name a metric only standing alone (``bare_metric_words``):
+    the word after a period word, a possessive, a digit, a Latin letter or the start, and before no character
+    that would make it a compound."""
+    from mappings.metrics import metrics
+
+    spec = _data()["bare_metric_words"]
+    before = re.escape(fold(str(spec["after"])))
+    after = re.escape(fold(str(spec["not_before"])))
+    out = []
+    for word, mid in (spec.get("words") or {}).items():
+        if mid not in metrics():
+            raise ConfigError(f"{HERE / 'vocabulary.yaml'}: bare_metric_words.words.{word} names no known metric")
+        out.append((re.compile(rf"(?:(?<=[{before}])|(?<![\u3400-\u9fff]))({re.escape(fold(str(word)))})(?![{after}])"), mid))
+    return out
+
+
+@lru_cache(maxsize=1)
+def market_measure_words() -> Phrases:
+    """Market measures (P/E, market cap, 市盈率): they need share prices, which filings do not carry."""
+    return compile_phrases("measures.market", _data()["measures"]["market"])
 
 
 @lru_cache(maxsize=1)

@@ -29,6 +29,13 @@ class Router:
     # ------------------------------------------------------------------------------------------
     def ask(self, question: str) -> Answer:
         plan, reading = generic_reading(self.planner.plan(question))
+        if plan.market_measures:
+            why = (f"{', '.join(plan.market_measures)}: a market measure needs the share price, which filings do not "
+                   "carry")
+            if not plan.metrics:
+                return self._base(plan, status="no_data", reason=f"{why}; the warehouse holds the reported figures "
+                                  "(for example EPS, net income, equity) that such a measure divides into")
+            plan = plan.model_copy(update={"notes": [*plan.notes, f"not answered: {why}"]})
         if plan.route == "sql":
             answer = self._sql(plan)
         elif plan.route == "search":

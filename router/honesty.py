@@ -11,8 +11,9 @@ from decimal import Decimal
 from router.answer_text import plain
 from schema.models import Answer
 
-# numbers as a reader sees them; digits glued to letters (H1, Q2, p82, f-66) are labels, not numbers
-_NUM = re.compile(r"(?<![A-Za-z0-9.,\-])-?\d[\d,]*(?:\.\d+)?")
+# numbers as a reader sees them; digits glued to letters or underscores (H1, Q2, p82, f-66, an XBRL fact id
+# "id_6568047_F7A2...") are labels, not numbers
+_NUM = re.compile(r"(?<![A-Za-z0-9_.,\-])-?\d[\d,]*(?:\.\d+)?(?![\d_])")
 
 
 def numbers_in(text: str) -> set[str]:
@@ -31,7 +32,9 @@ def unsupported_numbers(answer: Answer) -> list[str]:
     for r in answer.rows:
         allowed |= _forms(r.value)
         allowed |= {str(r.fiscal_year), r.stock_code, str(r.fiscal_year_label)}
-        allowed |= numbers_in(str(r.period_end)) | numbers_in(str(r.source.get("page"))) | numbers_in(r.source.get("doc_name", ""))
+        for src in [r.source, *(r.source.get("also_in") or [])]:  # every report the value is cited from
+            allowed |= numbers_in(str(src.get("page"))) | numbers_in(src.get("doc_name", ""))
+        allowed |= numbers_in(str(r.period_end))
         allowed |= numbers_in(r.stock_code) | numbers_in(r.original_label or "")
         if r.converted:
             allowed |= _forms(r.converted["value"].replace(",", "")) | _forms(r.converted["fx_rate"])

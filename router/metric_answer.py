@@ -107,6 +107,12 @@ class MetricAnswerer:
         if plan.last_n_years:
             years = sorted({k[2] for k in fy}, reverse=True)[: plan.last_n_years]
             return [k for k in fy if k[2] in years], missing
+        latest_period = any(p.relative == "latest_period" for p in plan.periods)
+        if have and (latest_period or (S.is_instant(metric) and any(p.relative == "latest" for p in plan.periods))):
+            # the newest report's figure: a balance at the latest date stored; a flow over the newest report's own
+            # period (its year to date before a single quarter of the same end)
+            order = {"FY": 0, "9M": 1, "H1": 2}
+            return [max(have, key=lambda k: (str(S.metric_at(metric, k, index).period_end), -order.get(k[3], 3)))], missing
         if fy:
             latest = fy[0][2]
             return [k for k in fy if k[2] == latest], missing

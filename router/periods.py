@@ -221,8 +221,12 @@ def find_periods(question: str) -> tuple[list[PeriodRef], int | None]:
         re.search(r"(?:近|最近|过去|過去|前)\s?([一二两三四五六七八九十\d]+)\s?(?:个|個)?(?:年|财年|財年|會計年度|会计年度)", text)
     if m:
         last_n = _num(m.group(1))
-    if re.search(r"\b(?:latest|most\s+recent|newest|current)\b|最新|最近一期", text, re.I) and not found and not last_n:
-        found.append((0, PeriodRef(relative="latest", matched="latest")))
+    latest = re.search(r"\b(?:latest|most\s+recent|newest|current)\b(?:\s+(?:reported\s+)?(?:quarter|period|report))?|"
+                       r"最新(?:一期|报告期|報告期|季度)?|最近一期", text, re.I)
+    if latest and not found and not last_n:
+        # "the latest period" / 最新一期 asks for the newest report whatever its kind; "latest" alone keeps to years
+        period = bool(re.search(r"quarter|period|report|一期|报告期|報告期|季度", latest.group(0), re.I))
+        found.append((0, PeriodRef(relative="latest_period" if period else "latest", matched=latest.group(0))))
     found.sort(key=lambda x: x[0])
     unique: list[PeriodRef] = []
     for _, p in found:

@@ -9,7 +9,7 @@ from functools import lru_cache
 import duckdb
 
 from mappings.metrics import metrics, ratios
-from mappings.vocabulary import ambiguous_metric_words, fold, non_gaap_words, readings, section_words, words
+from mappings.vocabulary import ambiguous_metric_words, bare_metric_words, fold, market_measure_words, non_gaap_words, readings, section_words, words
 from router.entities import LATIN_AFTER, LATIN_BEFORE, Lexicon, build_lexicon, find_companies
 from router.periods import find_periods, resolve
 from schema.models import QueryPlan
@@ -84,6 +84,12 @@ def metric_mentions(question: str) -> list[tuple[int, int, str, str]]:
                     found.append((span[0], span[1], alias, mid))
         if around == text:
             break
+    for pattern, mid in bare_metric_words():  # 收入 / 收益 / 溢利 standing alone ("2021年度收入")
+        for m in pattern.finditer(text):
+            span = m.span(1)
+            if not any(span[0] < b and a < span[1] for a, b in taken):
+                taken.append(span)
+                found.append((span[0], span[1], m.group(1), mid))
     return sorted(found)
 
 
@@ -151,6 +157,7 @@ class Planner:
             if mid not in metric_ids:
                 metric_ids.append(mid)
         text = fold(question)
+        market = list(dict.fromkeys(m.group(0) for m in market_measure_words().regex.finditer(text)))
         language = "zh" if _CJK.search(question) else "en"
         growth = bool(words("growth").search(text))
         if metric_ids:
@@ -168,4 +175,4 @@ class Planner:
         sections = [sid for sid, phrases in section_words().items() if phrases.search(text)] if route != "sql" else []
         return QueryPlan(question=question, companies=companies, periods=periods, metrics=metric_ids, intent=intent,
                          route=route, sections=sections, last_n_years=last_n, growth=growth, language=language,
-                         notes=list(dict.fromkeys(notes)))
+                         notes=list(dict.fromkeys(notes)), market_measures=market)

@@ -256,6 +256,7 @@ class QueryPlan(_Model):
     growth: bool = False  # the question asks for a change / growth
     language: str = "en"
     notes: list[str] = Field(default_factory=list)  # what was ignored or ambiguous
+    market_measures: list[str] = Field(default_factory=list)  # P/E, market cap ...: need prices no filing carries
 
 
 class AnswerRow(_Model):

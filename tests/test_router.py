@@ -88,6 +88,12 @@ def test_relative_periods():
     ("capex", ["capex"]), ("EPS", ["eps_basic"]), ("diluted EPS", ["eps_diluted"]), ("net income", ["net_income_parent"]),
     ("归母净利润", ["net_income_parent"]), ("扣非净利润", ["net_income_excl_nonrecurring"]),
     ("operating cash flow and capex", ["operating_cash_flow", "capex"]),
+    ("2024年末资产总额", ["total_assets"]), ("负债总计", ["total_liabilities"]), ("股东权益总额", ["total_equity"]),
+    # 收入 / 收益 / 溢利 name a metric standing alone (HK statements in Chinese print 收益 for revenue), never inside
+    # a compound
+    ("集團2021年度收入", ["revenue"]), ("本年度的收益", ["revenue"]), ("截至3月31日止年度溢利", ["net_income"]),
+    ("净利润和收入", ["net_income", "revenue"]), ("股東應佔溢利", ["net_income_parent"]),
+    ("利息收入", []), ("其他收益", []), ("投资收益率", []), ("收益表", []),
 ])
 def test_metric_aliases(question, expected):
     assert find_metrics(question) == expected
@@ -182,6 +188,34 @@ def test_cross_market_comparison_converts_and_says_so(f):
     assert any("different currencies" in c for c in a.caveats)
 
 
+def test_latest_balance_is_the_newest_report_and_latest_period_says_so(f):
+    # aapl-20250329 p5 (10-Q, March 29, 2025): Total assets $331,233 million; the FY2024 10-K's $364,980 million is older
+    for question in ("What are Apple's latest total assets?", "Apple total assets in the most recent period"):
+        a = f.ask(question)
+        assert a.status == "answered" and [Decimal(r.value) for r in a.rows if r.metric == "total_assets"] == [
+            Decimal("331233000000")], question
+    # a flow: "latest" keeps to fiscal years (Total net sales FY2024 $391,035 million)
+    a = f.ask("What was Apple's latest revenue?")
+    assert [(r.fiscal_year, r.fiscal_period) for r in a.rows if r.metric == "revenue"] == [(2024, "FY")]
+    assert find_periods("金花股份最新一期总资产")[0][0].relative == "latest_period"
+
+
+def test_cash_and_deposits_is_the_balance_sheet_line(f):
+    # 600080 2024 annual p78 合并资产负债表: 货币资金 347,680,977.31 (cash_and_equivalents stays the cash-flow statement's)
+    a = f.ask("金花股份2024年末货币资金余额")
+    assert a.status == "answered" and [(r.metric, Decimal(r.value), r.source["page"]) for r in a.rows] == [
+        ("cash_and_deposits", Decimal("347680977.31"), 78)]
+
+
+def test_market_measures_are_never_computed(f):
+    a = f.ask("金花股份2024年市盈率")
+    assert a.status == "no_data" and "市盈率" in a.reason and not a.rows and not a.passages
+    a = f.ask("Apple's diluted EPS and P/E ratio in fiscal 2024")
+    # Diluted EPS $6.08 (aapl-20240928 income statement); the P/E part is named as not answered
+    assert [Decimal(r.value) for r in a.rows if r.metric == "eps_diluted"] == [Decimal("6.08")]
+    assert any("P/E ratio" in c and "share price" in c for c in a.caveats)
+
+
 @pytest.mark.parametrize("question", [
     "What was Tencent's revenue in 2024?",            # company not in the warehouse
     "What was Apple's revenue in fiscal 2015?",       # period not covered
@@ -201,3 +235,9 @@ def test_number_check_catches_numbers_not_in_rows():
     bad = good.model_copy(update={"answer": "X revenue FY2024: USD 1,200"})
     assert unsupported_numbers(good) == []
     assert unsupported_numbers(bad) == ["1200"]
+    # a value cited from two reports: the second one's XBRL fact id is a label, and its digits are the citation's
+    also = {"document_id": "e", "doc_name": "x-20240630", "page": "id_6568047_F7A26265-66FD_1_11"}
+    cited = row.model_copy(update={"source": dict(row.source, also_in=[also])})
+    twice = good.model_copy(update={"rows": [cited], "answer": good.answer + " [x-2024 p3; x-20240630 " + also["page"] + "]"})
+    assert unsupported_numbers(twice) == []
+    assert unsupported_numbers(twice.model_copy(update={"answer": twice.answer + " up 7%"})) == ["7"]
