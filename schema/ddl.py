@@ -113,13 +113,16 @@ TABLES = {
         page VARCHAR,
         source_kind VARCHAR NOT NULL,     -- own_report | comparative
         doc_period_end DATE,
-        form_rank INTEGER NOT NULL,       -- 0 full report, 1 summary
+        form_rank INTEGER NOT NULL,       -- 0 full report, 1 summary, 2 a database's copy (companyfacts)
         concept VARCHAR,                  -- XBRL qname, or statement + normalised printed label
         concept_rank INTEGER NOT NULL,    -- mapping priority of that concept / label (0 best)
         statement VARCHAR,                -- printed statement read (income, balance, cashflow, key_figures);
                                           -- NULL for XBRL facts
-        rounding INTEGER                  -- the figure is rounded to 10^rounding base units, as printed or
+        rounding INTEGER,                 -- the figure is rounded to 10^rounding base units, as printed or
                                           -- tagged: 6 for millions, 4 for 万元, -2 for cents; NULL exact
+        filed DATE                        -- a value a database copied from a filing (SEC companyfacts): the day
+                                          -- that filing was filed (report_type its form, doc_period_end its
+                                          -- period); NULL for a document's own values
     """,
     # One row per listing, fiscal year, fiscal period and metric on the default basis: the latest value (from
     # the latest report that prints the period: restated / split-adjusted). fiscal_year is the calendar year in

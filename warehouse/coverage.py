@@ -285,7 +285,11 @@ def report(con: duckdb.DuckDBPyConnection, company_id: str | None = None, docume
            AND (? IS NULL OR document_id = ?) ORDER BY market, stock_code, period_end, doc_name""",
         [company_id, company_id, document_id, document_id]).fetchall()]
     rows = coverage(con, ids)
-    codes = sorted({r.stock_code for r in rows if r.stock_code})
+    # every listing of these documents, also one whose only document has no core set (SEC companyfacts: a
+    # database, not a report, whose copies of filings' figures still show restatements)
+    codes = sorted({code for (code,) in con.execute(
+        "SELECT DISTINCT stock_code FROM documents WHERE list_contains(?, document_id) AND stock_code IS NOT NULL",
+        [ids]).fetchall()}) if ids else []
     tally: Counter = Counter()
     findings = check(con, codes, tally) if codes else []
     if document_id:

@@ -89,11 +89,11 @@ def derive_balance(groups: dict[tuple, list[Candidate]], chosen: dict[tuple, Can
         for target, terms in BALANCE_RULES:
             if (code, year, period, target) in chosen or target in made:
                 continue
-            by_doc: dict[str, dict[str, Candidate]] = defaultdict(dict)
+            by_doc: dict[tuple, dict[str, Candidate]] = defaultdict(dict)  # report -> metric -> its value
             for metric, _sign in terms:
                 for c in [*groups.get((code, year, period, metric), []),
                           *([made[metric]] if metric in made else [])]:
-                    by_doc[c.document_id][metric] = c
+                    by_doc[c.report][metric] = c
             complete = [d for d in by_doc.values() if len(d) == len(terms)]
             if not complete:
                 continue

@@ -80,7 +80,7 @@ class Finding:
 _ROWS_SQL = """
 SELECT dm.document_id, d.doc_name, dm.stock_code, dm.fiscal_year, dm.fiscal_period, dm.period_end, dm.metric_name,
        dm.metric_value, dm.page, dm.rounding, dm.source_kind, dm.doc_period_end, dm.currency,
-       dm.statement, dm.concept_rank
+       dm.statement, dm.concept_rank, dm.filed
 FROM document_metrics dm JOIN documents d USING (document_id)
 WHERE (? IS NULL OR dm.stock_code IN (SELECT unnest(?)))
 """
@@ -88,7 +88,12 @@ WHERE (? IS NULL OR dm.stock_code IN (SELECT unnest(?)))
 
 def _source(r: dict, role: str) -> dict:
     return {"doc_name": r["doc_name"], "document_id": r["document_id"], "page": r["page"], "role": role,
-            "value": r["metric_value"], "period_end": r["period_end"]}
+            "value": r["metric_value"], "period_end": r["period_end"], "reported_on": r["doc_period_end"]}
+
+
+def _report(r: dict) -> tuple:
+    """The report that printed a row: its document, or (SEC companyfacts) the filing the value was copied from."""
+    return (r["document_id"], r["doc_period_end"], r["filed"])
 
 
 def check(con: duckdb.DuckDBPyConnection, stock_codes: list[str] | None = None,
@@ -107,10 +112,10 @@ def check(con: duckdb.DuckDBPyConnection, stock_codes: list[str] | None = None,
 
 
 def _by_report_period(rows: list[dict]) -> dict[tuple, dict[str, dict]]:
-    """(document, fiscal year, fiscal period, period end) -> metric -> row."""
+    """(report, fiscal year, fiscal period, period end) -> metric -> row."""
     out: dict[tuple, dict[str, dict]] = defaultdict(dict)
     for r in rows:
-        out[(r["document_id"], r["fiscal_year"], r["fiscal_period"], r["period_end"])][r["metric_name"]] = r
+        out[(_report(r), r["fiscal_year"], r["fiscal_period"], r["period_end"])][r["metric_name"]] = r
     return out
 
 
@@ -154,14 +159,14 @@ def eps_identity(rows: list[dict], tally: Counter) -> list[Finding]:
 def flow_identities(con: duckdb.DuckDBPyConnection, rows: list[dict], stock_codes: list[str] | None,
                     tally: Counter) -> list[Finding]:
     """Year-to-date sums on the default basis, over printed values (their rounding from document_metrics)."""
-    printed = {(r["document_id"], r["stock_code"], r["fiscal_year"], r["fiscal_period"], r["metric_name"]): r
+    printed = {(r["document_id"], r["page"], r["stock_code"], r["fiscal_year"], r["fiscal_period"], r["metric_name"]): r
                for r in rows}
     chosen: dict[tuple, dict] = {}
-    for document_id, code, year, period, metric in con.execute(
-            """SELECT document_id, stock_code, fiscal_year, fiscal_period, metric_name FROM financial_metrics
+    for document_id, page, code, year, period, metric in con.execute(
+            """SELECT document_id, page, stock_code, fiscal_year, fiscal_period, metric_name FROM financial_metrics
                WHERE source_kind <> 'derived' AND (? IS NULL OR stock_code IN (SELECT unnest(?)))""",
             [stock_codes, stock_codes]).fetchall():
-        r = printed.get((document_id, code, year, period, metric))
+        r = printed.get((document_id, page, code, year, period, metric))
         if r is not None:
             chosen[(code, year, period, metric)] = r
     known = catalogue()
@@ -195,9 +200,10 @@ def restatements(rows: list[dict], tally: Counter) -> list[Finding]:
         own = [r for r in group if r["source_kind"] == "own_report"]
         if not own:
             continue
-        first = min(own, key=lambda r: (r["doc_period_end"] is None, r["doc_period_end"]))
+        first = min(own, key=lambda r: (r["doc_period_end"] is None, r["doc_period_end"], r["filed"] is not None,
+                                        r["filed"]))
         for r in group:
-            if (r is first or r["document_id"] == first["document_id"] or r["currency"] != first["currency"]
+            if (r is first or _report(r) == _report(first) or r["currency"] != first["currency"]
                     or r["definition"] != first["definition"]):
                 continue  # another concept or table (cash incl. restricted cash, key figures) is no restatement
             tally["restated"] += 1
@@ -219,14 +225,18 @@ def basis_breaks(con: duckdb.DuckDBPyConnection, restated: list[Finding], stock_
             latest_restatement[key] = {**later, "period_end": later["period_end"]}
     out = []
     for (code, metric), source in latest_restatement.items():
-        restating = source["document_id"]
-        doc_end = con.execute("SELECT period_end FROM documents WHERE document_id = ?", [restating]).fetchone()[0]
+        # the restating report's date: its own period (for a companyfacts copy, the filing it was copied from)
+        doc_end = source["reported_on"] or con.execute(
+            "SELECT period_end FROM documents WHERE document_id = ?", [source["document_id"]]).fetchone()[0]
         for year, period, value, document_id, page, doc_name, reported in con.execute(
                 """SELECT fm.fiscal_year, fm.fiscal_period, fm.metric_value, fm.document_id, fm.page, d.doc_name,
-                          d.period_end
+                          coalesce(dm.doc_period_end, d.period_end) AS reported
                    FROM financial_metrics fm JOIN documents d USING (document_id)
+                   LEFT JOIN document_metrics dm ON dm.document_id = fm.document_id AND dm.page = fm.page
+                     AND dm.stock_code = fm.stock_code AND dm.fiscal_year = fm.fiscal_year
+                     AND dm.fiscal_period = fm.fiscal_period AND dm.metric_name = fm.metric_name
                    WHERE fm.stock_code = ? AND fm.metric_name = ? AND fm.source_kind <> 'derived'
-                     AND d.period_end < ?""", [code, metric, doc_end]).fetchall():
+                     AND coalesce(dm.doc_period_end, d.period_end) < ?""", [code, metric, doc_end]).fetchall():
             out.append(Finding("basis_break", code, year, period, metric, value, value, Decimal(0), [
                 {"doc_name": doc_name, "document_id": document_id, "page": page, "role": "value (older basis)",
                  "value": value, "period_end": reported},

@@ -206,6 +206,10 @@ def _resolve_company(con: duckdb.DuckDBPyConnection, info: DocumentInfo) -> list
             row = con.execute("SELECT company_id FROM companies WHERE cik = ?", [info.cik]).fetchone()
         if row:
             info.company_id = row[0]
+            if not info.stock_code:  # a document that names its issuer by CIK only (SEC companyfacts)
+                listing = con.execute("SELECT min(stock_code) FROM securities WHERE company_id = ? AND market = ?",
+                                      [info.company_id, info.market]).fetchone()
+                info.stock_code = listing[0] if listing else None
             return []
         if not info.stock_code:
             info.company_id = None

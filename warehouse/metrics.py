@@ -24,7 +24,8 @@ from schema.ddl import columns
 from schema.fiscal import nominal_end
 from schema.models import DocumentInfo, Fact
 from warehouse import basis as basis_mod
-from warehouse.basis import BASES, TABLE_OF_BASIS, Candidate
+from parsers.us_companyfacts import FORM as COMPANYFACTS_FORM
+from warehouse.basis import BASES, FULL_RANK, SUMMARY_RANK, TABLE_OF_BASIS, Candidate
 from warehouse.derive import derive
 from warehouse.fiscal_labels import fye_months, namings
 from warehouse.periods import classify_duration, classify_instant
@@ -215,27 +216,59 @@ def _expense_sign(rows: list[MetricRow], known, market: str | None = None) -> li
 
 
 def form_rank(form: str | None) -> int:
-    return 1 if (form or "") in SUMMARY_FORMS else 0
+    return SUMMARY_RANK if (form or "") in SUMMARY_FORMS else FULL_RANK
+
+
+@dataclass(frozen=True)
+class Report:
+    """The report that printed a metric value: the document itself, or (SEC companyfacts) the filing a database
+    copied the value from."""
+
+    form: str | None
+    period_end: dt.date | None
+    form_rank: int
+    filed: dt.date | None = None
 
 
 _Q = Decimal("0.000001")
 DOCUMENT_METRICS_COLUMNS = columns("document_metrics")
 
 
+def reported_metric_rows(info: DocumentInfo, facts: list[Fact]) -> list[tuple[MetricRow, Report]]:
+    """A document's canonical metric values, each with the report that printed it."""
+    if not info.stock_code:
+        return []
+    if info.form == COMPANYFACTS_FORM:
+        from warehouse.companyfacts_metrics import copied_metric_rows
+
+        return copied_metric_rows(info, facts)
+    report = Report(info.form, info.period_end, form_rank(info.form))
+    return [(r, report) for r in document_metric_rows(info, facts)]
+
+
 def store_document_metrics(con: duckdb.DuckDBPyConnection, info: DocumentInfo, facts: list[Fact]) -> int:
     """Insert a document's canonical metric values (own period and comparatives); returns the row count."""
-    rows = document_metric_rows(info, facts) if info.stock_code else []
+    rows = reported_metric_rows(info, facts)
     if rows:
-        con.executemany(
-            f"INSERT INTO document_metrics ({', '.join(DOCUMENT_METRICS_COLUMNS)}) "
-            f"VALUES ({', '.join('?' * len(DOCUMENT_METRICS_COLUMNS))})",
-            [[info.document_id, info.company_id, info.stock_code, info.market, r.fiscal_year, r.fiscal_period,
-              r.period_end, info.form, r.metric_name, r.value.quantize(_Q), r.currency, info.accounting_standard,
-              r.original_label, r.original_unit, r.page, "own_report" if r.own else "comparative",
-              info.period_end, form_rank(info.form), r.concept, r.rank[0] * 100 + r.rank[1], r.statement,
-              r.rounding] for r in rows],
-        )
+        data = [[info.document_id, info.company_id, info.stock_code, info.market, r.fiscal_year, r.fiscal_period,
+                 r.period_end, rep.form, r.metric_name, r.value.quantize(_Q), r.currency, info.accounting_standard,
+                 r.original_label, r.original_unit, r.page, "own_report" if r.own else "comparative",
+                 rep.period_end, rep.form_rank, r.concept, r.rank[0] * 100 + r.rank[1], r.statement,
+                 r.rounding, rep.filed] for r, rep in rows]
+        assert len(data[0]) == len(DOCUMENT_METRICS_COLUMNS), "document_metrics columns changed: update this"
+        table = pa.table({name: pa.array([row[i] for row in data], _ARROW_TYPES.get(name))
+                          for i, name in enumerate(DOCUMENT_METRICS_COLUMNS)})
+        con.register("_document_metrics", table)
+        con.execute(f"INSERT INTO document_metrics ({', '.join(DOCUMENT_METRICS_COLUMNS)}) "
+                    f"SELECT {', '.join(DOCUMENT_METRICS_COLUMNS)} FROM _document_metrics")
+        con.unregister("_document_metrics")
     return len(rows)
+
+
+# arrow types of the document_metrics columns that are not strings or booleans
+_ARROW_TYPES = {"fiscal_year": pa.int32(), "period_end": pa.date32(), "metric_value": pa.decimal128(38, 6),
+                "doc_period_end": pa.date32(), "form_rank": pa.int32(), "concept_rank": pa.int32(),
+                "rounding": pa.int32(), "filed": pa.date32()}
 
 
 # the document_metrics columns a Candidate holds (the rest it gets while the bases are built)
