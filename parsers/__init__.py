@@ -20,7 +20,7 @@ FILING_SUFFIXES = frozenset({".pdf", ".htm", ".html", ".xhtml", ".xml", ".json",
 
 
 def detect(path: str | Path) -> str | None:
-    """'xbrl', 'pdf', 'transcript' or None, from the file's content (never from its name alone)."""
+    """'xbrl', 'pdf', 'transcript', 'companyfacts' or None, from the file's content (never from its name alone)."""
     path = Path(path)
     try:
         with path.open("rb") as fh:
@@ -35,8 +35,10 @@ def detect(path: str | Path) -> str | None:
         if us_xbrl.is_xbrl(path):
             return "xbrl"
     if path.suffix.lower() in {".json", ".txt", ""}:
-        from parsers import transcripts
+        from parsers import transcripts, us_companyfacts
 
+        if us_companyfacts.is_companyfacts(path):
+            return "companyfacts"
         if transcripts.is_transcript(path):
             return "transcript"
     return None
@@ -69,7 +71,8 @@ def _why(path: Path) -> str:
             return "an XBRL linkbase (read together with its instance, not alone)"
         return "XML that is not an XBRL instance"
     if suffix == ".json":
-        return "JSON that is not an earnings-call transcript (no prepared_remarks / q_and_a speaker turns)"
+        return ("JSON that is neither an earnings-call transcript (no prepared_remarks / q_and_a speaker turns) nor "
+                "SEC companyfacts (no cik / entityName / facts object)")
     if suffix == ".txt":
         return "text that does not read like an earnings call"
     return "unknown kind of file"
@@ -89,7 +92,7 @@ def parse(path: str | Path, hints: DocumentInfo | None = None) -> ParsedDocument
     kind = detect(path)
     if kind is None:
         raise ParseError(str(path), f"not a filing this tool reads: {_why(path)} (expected an iXBRL/XBRL "
-                                    "filing, a PDF report or an earnings-call transcript)")
+                                    "filing, a PDF report, SEC companyfacts JSON or an earnings-call transcript)")
     boundary.check_size(path, kind)
     if kind == "xbrl":
         from parsers import us_xbrl
@@ -106,6 +109,10 @@ def parse(path: str | Path, hints: DocumentInfo | None = None) -> ParsedDocument
         from parsers import transcripts
 
         parsed = transcripts.parse(path)
+    elif kind == "companyfacts":
+        from parsers import us_companyfacts
+
+        parsed = us_companyfacts.parse(path)  # facts only: a database of filed figures has no pages
     else:
         from parsers import pdf_report
 

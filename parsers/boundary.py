@@ -2,7 +2,7 @@
 clean text (``schema.text_safety.clean``: NUL, other control characters and lone surrogates become U+FFFD,
 with one warning on the document), pages capped per kind, and facts bounded per document.
 
-Kinds are those of ``parsers.detect``: 'pdf', 'xbrl' (iXBRL or classic instance), 'transcript'.
+Kinds are those of ``parsers.detect``: 'pdf', 'xbrl' (iXBRL or classic instance), 'transcript', 'companyfacts'.
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ from schema.page_text import cap_text
 from schema.text_safety import clean
 
 FILE_BYTES: dict[str, Limit] = {"pdf": limits.PDF_BYTES, "xbrl": limits.XBRL_BYTES,
-                                "transcript": limits.TRANSCRIPT_BYTES}
+                                "transcript": limits.TRANSCRIPT_BYTES, "companyfacts": limits.COMPANYFACTS_BYTES}
 PAGE_CHARS: dict[str, Limit] = {"pdf": limits.PDF_PAGE_CHARS, "xbrl": limits.HTML_PAGE_CHARS,
                                 "transcript": limits.TRANSCRIPT_TURN_CHARS}
 # Every XBRL fact, inline or in a classic instance, names its context: counting the attribute counts the facts.
