@@ -59,7 +59,8 @@ def coverage(company: Annotated[str | None, typer.Option("--company", help="Tick
             found.add_column(col, overflow="fold", justify="right" if col in ("expected", "printed", "difference")
                              else "left")
         for x in result["findings"]:
-            pages = "; ".join(f"{s['role']}: {s['doc_name']} p{s['page']}" for s in x["sources"])
+            pages = "; ".join(f"{s['role']}: {s['doc_name']} {'p' if str(s['page']).isdigit() else ''}{s['page']}"
+                              for s in x["sources"])  # a page number, or an XBRL fact / companyfacts filing
             add_row(found, x["identity"], x["stock_code"], f"{x['fiscal_period']} {x['fiscal_year']}", x["metric"],
                     f"{x['expected']:,}", f"{x['actual']:,}", f"{x['difference']:,}", pages)
         out.print(found)

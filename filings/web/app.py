@@ -146,6 +146,9 @@ def create_app(home: str | Path | None = None, allowed_hosts: list[str] | None =
     def _document_page(request: Request) -> tuple[citations.StoredDocument, int]:
         doc = _document(request)
         page_no = request.path_params["page"]
+        if not doc.pages:
+            raise HTTPException(404, f"{doc.doc_name} has no pages: its values are facts (an XBRL instance or SEC "
+                                     "companyfacts); a value's source link opens its fact")
         if not 1 <= page_no <= doc.pages:
             raise HTTPException(404, f"{doc.doc_name} has pages 1-{doc.pages} (asked for {page_no})")
         return doc, page_no

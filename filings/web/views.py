@@ -128,8 +128,9 @@ class Citations:
             spans = [span] if span else citations.figure_spans(self.con, document_id, page_no, label, value)
             section = f", {source['section']}" if source.get("section") else ""
             return self.add(self.page_href(document_id, page_no, spans), f"{doc_label} p{page_no}{section}")
+        what = "" if str(page).startswith("SEC companyfacts") else "XBRL fact "  # the locator names its filing
         return self.add(link(self.request, "fact", {"id": str(page)}, document_id=document_id),
-                        f"{doc_label} XBRL fact {page}")
+                        f"{doc_label} {what}{page}")
 
 
 def answer_view(request: Request, con, answer) -> dict:
@@ -220,13 +221,14 @@ def company_view(request: Request, company_id: str, rows: list[dict], docs: list
         for r in items:
             r["period"] = period_text(r["fiscal_period"], r["fiscal_year"], r["period_end"])
             page = r.get("page")
+            r["href"] = None  # a derived value has no page of its own: its formula is shown instead
             if page and str(page).isdigit():
                 r["href"] = link(request, "page", document_id=r["document_id"], page=int(page))
             elif page:
                 r["href"] = link(request, "fact", {"id": str(page)}, document_id=r["document_id"])
         metrics.append({"metric": metric, "rows": items, "charts": charts.series_charts(metric, items)})
-    for d in docs:
-        d["href"] = link(request, "page", document_id=d["document_id"], page=1)
+    for d in docs:  # a document without pages (an XBRL instance, SEC companyfacts) is opened by its facts' links
+        d["href"] = link(request, "page", document_id=d["document_id"], page=1) if d.get("pages") else None
     return {"metrics": metrics, "documents": docs}
 
 
