@@ -320,6 +320,22 @@ def test_coverage_lists_a_companyfacts_restatement(home):
     assert [f"accession {e['accn']}" in s["page"] for e, s in zip((first, last), found[0]["sources"])] == [True, True]
 
 
+def test_a_reader_of_a_warehouse_older_than_filing_dates_still_gets_coverage(home, tmp_path):
+    """A home written before document_metrics.filed existed: readers read it as it is (they never upgrade a file)."""
+    import shutil
+
+    import duckdb
+
+    old = tmp_path / "old"
+    shutil.copytree(home, old, symlinks=True)
+    db = (old / "warehouse.duckdb").resolve()
+    with duckdb.connect(str(db)) as c:
+        c.execute("ALTER TABLE document_metrics DROP COLUMN filed")
+    with Filings(old, read_only=True) as f:
+        result = f.coverage(company="AAPL")
+    assert result["rows"] and result["summary"]["US"]["present"] > 0
+
+
 def test_viewer_opens_a_companyfacts_source(home, con):
     document_id = con.execute("SELECT document_id FROM documents WHERE doc_name = ?", [f"CIK{APPLE}"]).fetchone()[0]
     entry = _own_annual(APPLE, "us-gaap:RevenueFromContractWithCustomerExcludingAssessedTax", 2025)

@@ -80,7 +80,7 @@ class Finding:
 _ROWS_SQL = """
 SELECT dm.document_id, d.doc_name, dm.stock_code, dm.fiscal_year, dm.fiscal_period, dm.period_end, dm.metric_name,
        dm.metric_value, dm.page, dm.rounding, dm.source_kind, dm.doc_period_end, dm.currency,
-       dm.statement, dm.concept_rank, dm.filed
+       dm.statement, dm.concept_rank, {filed}
 FROM document_metrics dm JOIN documents d USING (document_id)
 WHERE (? IS NULL OR dm.stock_code IN (SELECT unnest(?)))
 """
@@ -100,7 +100,11 @@ def check(con: duckdb.DuckDBPyConnection, stock_codes: list[str] | None = None,
           tally: Counter | None = None) -> list[Finding]:
     """Every identity violation and every restatement for some listings (default: all). ``tally`` counts the
     identities evaluated (violated or not), by identity id."""
-    cur = con.execute(_ROWS_SQL, [stock_codes, stock_codes])
+    # a warehouse written before companyfacts copies (no document_metrics.filed) is read as it is: readers never
+    # upgrade a file, the next writer does
+    has_filed = con.execute("SELECT count(*) FROM information_schema.columns WHERE table_name = 'document_metrics' "
+                            "AND column_name = 'filed'").fetchone()[0]
+    cur = con.execute(_ROWS_SQL.format(filed="dm.filed" if has_filed else "NULL::DATE AS filed"), [stock_codes, stock_codes])
     cols = [d[0] for d in cur.description]
     rows = [dict(zip(cols, r)) for r in cur.fetchall()]
     for r in rows:
