@@ -61,12 +61,14 @@ def run(mode: str, home: Path, paths: list[str], cluster: str | None = None) -> 
     cmd = [sys.executable, "-c", CHILD.format(repo=str(REPO)), mode, str(home), *paths, cluster or ""]
     t0 = time.perf_counter()
     proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    peak = [0, 0]
+    peak = [0, 0, 0.0]  # driver, tree, seconds at the driver's peak
 
     def sample() -> None:
         while proc.poll() is None:
             own, total = _tree_rss(proc.pid)
-            peak[0], peak[1] = max(peak[0], own), max(peak[1], total)
+            if own > peak[0]:
+                peak[0], peak[2] = own, time.perf_counter() - t0
+            peak[1] = max(peak[1], total)
             time.sleep(0.25)
 
     sampler = threading.Thread(target=sample, daemon=True)
@@ -82,7 +84,20 @@ def run(mode: str, home: Path, paths: list[str], cluster: str | None = None) -> 
     return {"mode": mode, "wall": time.perf_counter() - t0, "searchable": max(stored) if stored else None,
             "embedded_docs": len(embedded), "dense_s": (embedded[-1] - max(stored)) if embedded and stored else 0.0,
             "added": done["added"], "failed": done["failed"], "units": done["units"],
-            "driver_peak_gb": peak[0] / 2**30, "tree_peak_gb": peak[1] / 2**30}
+            "driver_peak_gb": peak[0] / 2**30, "tree_peak_gb": peak[1] / 2**30,
+            "driver_peak_at": _phase(peak[2], events)}
+
+
+def _phase(t: float, events: list[dict]) -> str:
+    """Where a moment of the run falls: "parse" (documents being stored), "dense" (vectors being filled) or
+    "end" (after the last event), with the document event just before it."""
+    before = [e for e in events if e["t"] <= t]
+    last = before[-1] if before else {"event": "start"}
+    if last["event"] == "done" or (before and before is events):
+        return f"{t:.0f} s, end"
+    stored = [e for e in events if e["event"] == "stored"]
+    phase = "parse" if stored and t <= stored[-1]["t"] else "dense"
+    return f"{t:.0f} s, {phase} (after {last['event']} {last.get('doc') or last.get('status') or ''})".strip()
 
 
 def _prose_units(home: Path) -> dict[str, int]:

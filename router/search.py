@@ -146,9 +146,10 @@ def filters_for(plan: QueryPlan, purpose: Purpose = EVIDENCE) -> dict:
         quarters = sorted({p.fiscal_period for p in plan.periods if p.fiscal_period and p.fiscal_period.startswith("Q")})
         if quarters:  # a call is about one fiscal quarter
             filters["fiscal_period"] = quarters
-    elif plan.periods and all(p.fiscal_year and p.fiscal_period in REPORT_PERIODS for p in plan.periods):
-        # a quarter, half year or nine months: the reports of that period first (a 10-Q, an interim report, a
-        # release), the year's report only when they say nothing (widening)
+    elif plan.companies and plan.periods and all(p.fiscal_year and p.fiscal_period in REPORT_PERIODS for p in plan.periods):
+        # a company's quarter, half year or nine months: the reports of that period first (a 10-Q, an interim
+        # report, a release), the year's report only when they say nothing (widening). Without a company the
+        # period would only pick whichever companies filed such a report.
         filters["fiscal_period"] = sorted({r for p in plan.periods for r in REPORT_PERIODS[p.fiscal_period]})
     return filters
 

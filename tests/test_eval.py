@@ -1,7 +1,7 @@
 """The labelled eval suite (router/eval_suite.jsonl, expected values read from the corpus documents) run
 against a warehouse of the corpus; quality thresholds are enforced here so CI fails when they drop.
 
-The store holds every US XBRL, A-share, HK and transcript file with its metrics; search units are built for
+The store holds every US XBRL and companyfacts, A-share, HK and transcript file with its metrics; search units are built for
 the documents the suite's narrative cases cite (plus every transcript, for "which companies" questions).
 To keep CI inside its time budget the A-share collection is embedded with the English MiniLM model here
 (the default is multilingual e5, five times slower on 2 cores); BM25 with jieba carries the Chinese text.
@@ -43,7 +43,8 @@ def report(tmp_path_factory):
     os.environ["FILINGS_EMBED_MODEL_A"] = DEFAULT_MODELS["US"]  # the fast English model: CI time
     try:
         with Filings(home) as f:
-            paths = [require_corpus("us", "ixbrl"), require_corpus("us", "xbrl"), require_corpus("cn"),
+            paths = [require_corpus("us", "ixbrl"), require_corpus("us", "xbrl"), require_corpus("us", "companyfacts"),
+                     require_corpus("cn"),
                      require_corpus("hk"), require_corpus("transcripts")]
             fb = require_corpus("us", "financebench", "pdfs")
             paths += [fb / f"{name}.pdf" for name in cited if (fb / f"{name}.pdf").exists()]

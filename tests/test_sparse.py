@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from vectorstore.sparse import B, K1, Bm25Encoder, encode_document, encode_query, stem, term_id, tokenize
+from vectorstore.sparse import B, K1, Bm25Encoder, encode_document, encode_query, stem, term_id, tokenize, word_pairs
 
 
 def test_english_tokens_numbers_tickers_stopwords():
@@ -48,9 +48,22 @@ def test_document_values_are_bm25_saturation():
 
 
 def test_query_values_one_per_unique_term_and_empty_text():
-    idx, vals = encode_query("tariffs tariff risk the")
+    idx, vals = Bm25Encoder(pairs=False).encode_query("tariffs tariff risk the")
     assert len(idx) == 2 and vals == [1.0, 1.0]
     assert encode_query("the of and") == ([], [])
     assert encode_document("") == ([], [])
     # lang picks avglen only
     assert encode_document("风险 因素", "zh")[0] == encode_document("风险 因素", "en")[0]
+
+
+def test_word_pairs_score_a_phrase_where_it_is_printed():
+    assert word_pairs("Supply-chain disruptions in 2021 hit the quick ratio") == [
+        "supply_chain", "chain_disruption", "hit_quick", "quick_ratio"]  # stopwords skipped, figures break a pair
+    assert word_pairs("风险因素 and 资产总计") == []
+    enc = Bm25Encoder(pairs=True)
+    query = dict(zip(*enc.encode_query("supply chain disruptions")))
+    phrase = dict(zip(*enc.encode_document("We saw supply chain disruptions across the industry this year")))
+    scattered = dict(zip(*enc.encode_document("Chain stores saw disruptions in supply of goods this year")))
+    score = lambda doc: sum(v for k, v in doc.items() if k in query)  # noqa: E731 (IDF aside)
+    assert score(phrase) > score(scattered)
+    assert term_id("supply_chain") in query and term_id("supply_chain") not in scattered

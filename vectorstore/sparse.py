@@ -36,6 +36,7 @@ B = 0.75
 # Mean unit length in tokens, measured on corpus text: 220-word FinanceBench chunks -> 137 tokens; 400-character
 # A-share chunks -> 94 tokens (cut_for_search counts sub-words too). Override per collection via Bm25Encoder(avglen=...).
 DEFAULT_AVGLEN = {"en": 137.0, "zh": 95.0}
+WORD_PAIRS = True  # index and query adjacent word pairs too (:func:`word_pairs`)
 
 EN_STOPWORDS = frozenset(
     """a an and are as at be been but by for from had has have he her his i if in into is it its itself
@@ -115,6 +116,19 @@ def tokenize(text: str, stemming: bool = True) -> list[str]:
     return tokens
 
 
+def word_pairs(text: str, stemming: bool = True) -> list[str]:
+    """Adjacent pairs of Latin words ("supply chain", "quick ratio") as one term each, stopwords skipped and
+    figures left out: a phrase in a question then scores where the phrase is printed, not where its two words
+    are scattered. CJK runs need none: jieba's words already are phrases."""
+    pairs: list[str] = []
+    for i, part in enumerate(_RUNS.split(text)):
+        if i % 2 or not part:
+            continue
+        words = _latin_tokens(part, stemming)
+        pairs += [f"{a}_{b}" for a, b in zip(words, words[1:]) if not (a[0].isdigit() or b[0].isdigit())]
+    return pairs
+
+
 def term_id(token: str) -> int:
     return int.from_bytes(hashlib.blake2b(token.encode("utf-8"), digest_size=4).digest(), "little")
 
@@ -131,18 +145,23 @@ class Bm25Encoder:
     b: float = B
     avglen: dict[str, float] = field(default_factory=lambda: dict(DEFAULT_AVGLEN))
     stemming: bool = True
+    pairs: bool = WORD_PAIRS
 
     def tokens(self, text: str) -> list[str]:
         return tokenize(text, self.stemming)
+
+    def terms(self, text: str) -> list[str]:
+        """The terms a text is indexed and queried by: its tokens, and its word pairs when ``pairs``."""
+        return self.tokens(text) + (word_pairs(text, self.stemming) if self.pairs else [])
 
     def encode_document(self, text: str, lang: str | None = None) -> tuple[list[int], list[float]]:
         toks = self.tokens(text)
         if not toks:
             return [], []
         avg = self.avglen.get(_lang_key(lang)) or DEFAULT_AVGLEN["en"]
-        norm = self.k1 * (1.0 - self.b + self.b * len(toks) / avg)
+        norm = self.k1 * (1.0 - self.b + self.b * len(toks) / avg)  # the length is the unit's words
         weights: dict[int, float] = {}
-        for tok, tf in Counter(toks).items():
+        for tok, tf in Counter(self.terms(text)).items():
             tid = term_id(tok)
             # hash collisions within one unit: add up (rare)
             weights[tid] = weights.get(tid, 0.0) + tf * (self.k1 + 1.0) / (tf + norm)
@@ -150,7 +169,7 @@ class Bm25Encoder:
         return idx, [weights[i] for i in idx]
 
     def encode_query(self, text: str, lang: str | None = None) -> tuple[list[int], list[float]]:
-        idx = sorted({term_id(t) for t in self.tokens(text)})
+        idx = sorted({term_id(t) for t in self.terms(text)})
         return idx, [1.0] * len(idx)
 
 
