@@ -26,7 +26,8 @@ def test_queries_use_the_collection_model(tmp_path, monkeypatch, engine):
     built = NarrativeIndex(tmp_path, engine=eng, models={"US": "hashing@64"})
     assert built.index_document(_doc("d1"), "d1").units > 0
     card = built.model_card("filings_us")
-    assert card == {"embedding_setting": "hashing@64", "embedding_model": "hashing-test-64", "dim": 64}
+    assert card == {"embedding_setting": "hashing@64", "embedding_model": "hashing-test-64", "dim": 64,
+                    "sparse": "bm25+pairs"}
     # the environment now names another model: queries still embed with the recorded one
     monkeypatch.setenv("FILINGS_EMBED_MODEL_US", "hashing@32")
     reader = NarrativeIndex(tmp_path, engine=built.engine)  # one process holds an embedded shard at a time
@@ -53,4 +54,25 @@ def test_a_collection_keeps_its_model_when_the_default_changes(tmp_path, monkeyp
     monkeypatch.setenv("FILINGS_EMBED_MODEL_US", "hashing@32")
     with pytest.raises(FilingsError, match=r"hashing-test-64.*hashing-test-32.*index --rebuild"):
         later.index_document(_doc("d3"), "d3")
+    built.close()
+
+
+def test_a_collection_built_before_word_pairs_is_queried_as_it_was_built(tmp_path):
+    """The BM25 encoding is recorded like the model: a collection without the record (built before word pairs) gets
+    plain BM25 for its new documents and its queries, so its vectors never mix two encodings."""
+    import json
+
+    from vectorstore.edge_engine import META_FILE
+    from vectorstore.sparse import term_id
+
+    built = NarrativeIndex(tmp_path, models={"US": "hashing@64"})
+    built.index_document(_doc("d1"), "d1")
+    assert built.sparse_encoder("filings_us").pairs
+    card = built.model_card("filings_us")
+    meta = built.engine._dir("filings_us") / META_FILE  # the record as a store of the previous version wrote it
+    meta.write_text(json.dumps({k: v for k, v in card.items() if k != "sparse"}), encoding="utf-8")
+    older = NarrativeIndex(tmp_path, engine=built.engine)
+    bm25 = older.sparse_encoder("filings_us")
+    assert not bm25.pairs and term_id("supply_chain") not in bm25.encode_query("supply chain costs")[0]
+    assert older.search("supply chain costs rose", k=3)[0].payload["document_id"] == "d1"
     built.close()

@@ -36,7 +36,7 @@ from vectorstore.embeddings import EmbeddingProvider, configured_model, model_fo
 from vectorstore.engines import DENSE_STATE, Engine, Hit, Point, open_engine, unit_payload
 from vectorstore.shards import READERS, reader_view
 from vectorstore.hybrid import weighted_rrf
-from vectorstore.sparse import encode_document, encode_query
+from vectorstore.sparse import DEFAULT_SPARSE, encoder
 
 MARKETS = ("US", "A", "HK")
 
@@ -190,8 +190,9 @@ class NarrativeIndex:
         self.engine.ensure_collection(name, provider.dim)
         self._record_model(name, market, provider)
         self.engine.delete_document(name, parsed.info.document_id)
+        bm25 = self.sparse_encoder(name)
         points = [Point(id=u.unit_id, dense=vector.get(u.unit_id),
-                        sparse=encode_document(u.text, language_of(u.text)),
+                        sparse=bm25.encode_document(u.text, language_of(u.text)),
                         payload={**unit_payload(u), DENSE_STATE: _dense_state(u, pending)}) for u in units]
         self.engine.upsert(name, points)
         return Indexed(len(points), len(pending))
@@ -254,7 +255,14 @@ class NarrativeIndex:
     def _record_model(self, name: str, market: str, provider: EmbeddingProvider) -> None:
         if self.model_card(name) is None:
             self.engine.set_meta(name, {"embedding_setting": self._writer_setting(market, name),
-                                        "embedding_model": provider.name, "dim": provider.dim})
+                                        "embedding_model": provider.name, "dim": provider.dim,
+                                        "sparse": DEFAULT_SPARSE})
+
+    def sparse_encoder(self, name: str):
+        """The BM25 encoding of a collection, for its documents and its queries alike: the one it recorded (a
+        collection recorded before word pairs is plain ``bm25``); a new collection takes the default."""
+        card = self.model_card(name)
+        return encoder(card.get("sparse", "bm25") if card else DEFAULT_SPARSE)
 
     def query_provider(self, market: str, name: str) -> EmbeddingProvider:
         """The model queries of a collection are embedded with: the one its passages were embedded with (recorded
@@ -300,7 +308,7 @@ class NarrativeIndex:
                 if spec.kind == "dense":
                     found = self.engine.query_dense(name, self._query_vector(market, name, spec.text), flt, k=prefetch_k)
                 else:
-                    sparse = encode_query(spec.text, language_of(spec.text))
+                    sparse = self.sparse_encoder(name).encode_query(spec.text, language_of(spec.text))
                     found = self.engine.query_sparse(name, sparse, flt, k=prefetch_k)
                 ranked.append(found)
                 weights.append(spec.weight)

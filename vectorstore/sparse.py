@@ -175,6 +175,16 @@ class Bm25Encoder:
 
 _default = Bm25Encoder()
 
+# The sparse encodings a collection can be built with; a collection records its own (``vectorstore.index``) and is
+# queried with it, so a store built before word pairs keeps working until `filings index --rebuild`.
+SPARSE_SETTINGS = {"bm25": Bm25Encoder(pairs=False), "bm25+pairs": Bm25Encoder(pairs=True)}
+DEFAULT_SPARSE = "bm25+pairs" if WORD_PAIRS else "bm25"
+
+
+def encoder(setting: str | None = None) -> Bm25Encoder:
+    """The encoder of a sparse setting (None: the default one)."""
+    return _default if setting is None else SPARSE_SETTINGS[setting]
+
 
 def encode_document(text: str, lang: str | None = None) -> tuple[list[int], list[float]]:
     return _default.encode_document(text, lang)
