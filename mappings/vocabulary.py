@@ -19,7 +19,7 @@ from schema.errors import ConfigError
 
 _CJK = re.compile(r"[\u4e00-\u9fff]")
 _SECTIONS = {"question_words", "sections", "forms", "filter_words", "generic_company_words", "ambiguous_metric_words",
-             "bare_metric_words",
+             "bare_metric_words", "not_company_words",
              "measures"}
 
 
@@ -142,6 +142,12 @@ def form_words() -> list[tuple[Phrases, tuple[str, ...]]]:
 @lru_cache(maxsize=1)
 def filter_words() -> Phrases:
     return compile_phrases("filter_words", _data()["filter_words"])
+
+
+@lru_cache(maxsize=1)
+def not_company_words() -> frozenset[str]:
+    """Words that never name a company on their own: generic legal-name words and ``not_company_words``."""
+    return generic_company_words() | frozenset(fold(str(w)).casefold() for w in _data()["not_company_words"])
 
 
 @lru_cache(maxsize=1)

@@ -8,11 +8,15 @@ from collections.abc import Callable
 
 import duckdb
 
+from mappings.vocabulary import fold, not_company_words, section_words, words
+from router.entities import unknown_subject
 from router.fallback import generic_reading, search_for_figures
 from router.honesty import checked, unsupported_numbers  # noqa: F401  (unsupported_numbers: public API)
 from router.metric_answer import LIMITED_COVERAGE, MetricAnswerer
-from router.plan import Planner
+from router.plan import Planner, find_metrics
+from router.search import broad_question
 from router.search_route import filters_for
+from warehouse import lookup
 from schema.models import Answer, QueryPlan
 
 
@@ -36,6 +40,15 @@ class Router:
                 return self._base(plan, status="no_data", reason=f"{why}; the warehouse holds the reported figures "
                                   "(for example EPS, net income, equity) that such a measure divides into")
             plan = plan.model_copy(update={"notes": [*plan.notes, f"not answered: {why}"]})
+        unknown = None if plan.companies or broad_question(plan) else unknown_subject(question, not_company_words())
+        if unknown and (find_metrics(unknown) or any(p.search(fold(unknown)) for p in section_words().values())
+                        or words("narrative").search(fold(unknown))):
+            unknown = None  # a topic the vocabulary knows ("风险因素2024年..."), not a name
+        if unknown and plan.route != "sql":  # the metric route says the same in its own words
+            hints = lookup.suggest_in_question(self.con, question)
+            return self._base(plan, status="no_data", reason=f"no company in the warehouse matches {unknown!r}; " +
+                              (f"did you mean {' or '.join(hints)}? " if hints else "") +
+                              "`filings companies` lists the companies available")
         if plan.route == "sql":
             answer = self._sql(plan)
         elif plan.route == "search":
@@ -93,14 +106,24 @@ class Router:
             return self._base(plan, status="no_data",
                               reason="the narrative search index is not built for this warehouse")
         passages = self.searcher(plan, filters_for(plan))
+        if getattr(passages, "quarter_missing", False) and "transcript" in plan.sections:
+            # a call is one quarter's: another quarter's call does not answer for it
+            asked = ", ".join(f"{p.fiscal_period} {p.fiscal_year}" for p in plan.periods if p.fiscal_period)
+            held = self.con.execute(
+                "SELECT string_agg(DISTINCT fiscal_period || ' ' || fiscal_year, ', ' ORDER BY fiscal_period || ' ' || "
+                "fiscal_year) FROM documents WHERE form = 'transcript' AND company_id IN (SELECT unnest(?))",
+                [[c.company_id for c in plan.companies]]).fetchone()[0]
+            return self._base(plan, status="no_data", reason=f"no earnings call of {asked} in the warehouse"
+                              + (f"; calls held: {held}" if held else ""))
         if not passages:
             return self._base(plan, status="no_data", reason="no passage in the indexed filings is close enough to "
                               "the question (evidence below the threshold)",
                               caveats=self._coverage([c.company_id for c in plan.companies]))
         text = "\n".join(f"\"{p.text}\" [{p.source.get('doc_name')} p{p.source.get('page')}"
                          f"{', ' + p.source['section'] if p.source.get('section') else ''}]" for p in passages[:5])
-        return self._base(plan, status="answered", answer=text, passages=passages,
-                          caveats=self._keywords_only(plan) + self._coverage([c.company_id for c in plan.companies]))
+        widened = [getattr(passages, "widened", None)] if getattr(passages, "widened", None) else []
+        return self._base(plan, status="answered", answer=text, passages=list(passages),
+                          caveats=widened + self._keywords_only(plan) + self._coverage([c.company_id for c in plan.companies]))
 
     def _keywords_only(self, plan: QueryPlan) -> list[str]:
         count = getattr(self.searcher, "keywords_only", None)

@@ -214,3 +214,28 @@ def find_companies(question: str, lex: Lexicon) -> list[CompanyRef]:
         if all(ref.company_id != r.company_id for r in out):
             out.append(ref)
     return out
+
+
+
+# A company the question is about but the warehouse does not know: named as the subject ("Tencent's revenue", "What
+# did Tencent say", "贵州茅台2024年...") while no company of the warehouse is named. Kept narrow on purpose: a name
+# the warehouse does not know is refused only where the question's grammar makes it the company asked about, and
+# never a word of ``not_company_words`` (question words, roles, places: "What's", "Management's", "China's").
+_SUBJECT_EN = re.compile(r"(?:^|[\s(\"“])([A-Z][\w&.\-]*(?:\s+[A-Z][\w&.\-]*){0,3})['’]s\b"
+                         r"|\b(?:did|does|do|has|have|will)\s+([A-Z][\w&.\-]*(?:\s+[A-Z][\w&.\-]*){0,3})\s+"
+                         r"(?:say|said|describe|discuss|mention|report|disclose|expect|explain|plan)\b")
+_SUBJECT_ZH = re.compile(r"^\s*([\u4e00-\u9fff]{2,8}?)\s*(?:19|20)\d\d\s*年")
+
+
+def unknown_subject(question: str, never: frozenset[str]) -> str | None:
+    """The name a question asks about as its subject, for a question that names no company of the warehouse (the
+    caller checks that), or None. ``never``: words that are never a company name on their own."""
+    text = fold(question)
+    for m in _SUBJECT_EN.finditer(text):
+        name = (m.group(1) or m.group(2) or "").strip()
+        if name and not all(w.casefold().strip(".-&") in never for w in name.split()):
+            return name
+    m = _SUBJECT_ZH.match(text)
+    if m and m.group(1) not in never:
+        return m.group(1)
+    return None

@@ -171,8 +171,11 @@ class Planner:
                 intent = "metric"
         else:
             intent = "narrative"
+        sections = [sid for sid, phrases in section_words().items() if phrases.search(text)]
+        if metric_ids and intent != "mixed" and "transcript" in sections:
+            intent = "mixed"  # a figure on an earnings call: what the call said, beside any stored number
         route = {"metric": "sql", "comparison": "sql", "trend": "sql", "narrative": "search", "mixed": "mixed"}[intent]
-        sections = [sid for sid, phrases in section_words().items() if phrases.search(text)] if route != "sql" else []
+        sections = sections if route != "sql" else []
         return QueryPlan(question=question, companies=companies, periods=periods, metrics=metric_ids, intent=intent,
                          route=route, sections=sections, last_n_years=last_n, growth=growth, language=language,
                          notes=list(dict.fromkeys(notes)), market_measures=market)

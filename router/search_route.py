@@ -1,60 +1,38 @@
 """The search route: evidence from the one search pipeline (``router.search``: the plan's filters, widening
 within the asked year, per-company groups for comparisons) and an extractive answer: the best sentences of
-each passage quoted verbatim with their citation. No number is ever computed from search text.
+each passage quoted verbatim with their citation (``router.quotes``). No number is ever computed from search text.
 (``filters_for`` is re-exported for ``router.answer``.)"""
 
 from __future__ import annotations
 
-import re
+from router.quotes import best_quote, cues, roots, term_weights
 from router.search import EVIDENCE, SearchPipeline, broad_question, content_query, filters_for  # noqa: F401
 from schema.models import Passage, QueryPlan
-from vectorstore.sparse import tokenize
 
-_SENTENCE_END = re.compile(r"(?<=[.!?。！？；;])\s+|(?<=[。！？；])|\n")
 MIN_EVIDENCE = 1.0  # evidence_strength of the best unit; below it the evidence is too weak to answer
 
 
-def sentences(text: str) -> list[tuple[int, int]]:
-    """Character spans of the sentences (or lines) of a unit."""
-    spans, start = [], 0
-    for m in _SENTENCE_END.finditer(text):
-        if m.start() > start:
-            spans.append((start, m.start()))
-        start = m.end()
-    if start < len(text):
-        spans.append((start, len(text)))
-    return [(a, b) for a, b in spans if text[a:b].strip()]
+class Evidence(list):
+    """The passages of an answer (a list of :class:`Passage`), with ``widened``: what the search had to leave of the
+    question's scope to find them (a year or quarter the warehouse has nothing for), for the answer to say so."""
+
+    widened: str | None = None
+    quarter_missing: bool = False  # the quarter asked was left: nothing of it is in the warehouse
 
 
-def best_quote(text: str, query_terms: set[str], max_chars: int = 420) -> tuple[int, int]:
-    """The span of the 1-2 consecutive sentences that share most terms with the query."""
-    spans = sentences(text)
-    if not spans:
-        return 0, len(text)
-    best, best_score = spans[0], -1.0
-    for i, (a, b) in enumerate(spans):
-        for j in (i, i + 1):
-            if j >= len(spans):
-                continue
-            end = spans[j][1]
-            if end - a > max_chars and j > i:
-                continue
-            terms = set(tokenize(text[a:end]))
-            length = end - a
-            cjk = sum(1 for ch in text[a:end] if "\u4e00" <= ch <= "\u9fff")
-            # a heading alone ("4、质量安全风险") is no quote: favour sentences of some substance
-            substance = min(1.0, (length + cjk * 2) / 120)
-            score = (len(terms & query_terms) + 0.5) * substance / (1 + 0.002 * length)
-            if score > best_score:
-                best, best_score = (a, end), score
-    a, b = best
-    if b - a > max_chars:  # one long sentence: keep its head
-        b = a + max_chars
-    while a < b and text[a].isspace():
-        a += 1
-    while b > a and text[b - 1].isspace():
-        b -= 1
-    return a, b
+def widening_note(asked: dict, applied: dict) -> str | None:
+    """How the filters that found the passages differ from the asked ones in period: the answer's caveat."""
+    years, periods = asked.get("fiscal_year"), asked.get("fiscal_period")
+    year_left = bool(years) and not set(years) <= set(applied.get("fiscal_year") or ())
+    period_left = bool(periods) and applied.get("fiscal_period") != periods
+    if not (year_left or period_left):
+        return None
+    what = " ".join(x for x in ("/".join(periods) if period_left else "",
+                                f"fiscal {'/'.join(map(str, years))}" if years else "") if x)
+    where = (f"fiscal {'/'.join(map(str, applied['fiscal_year']))}" if applied.get("fiscal_year") else "any year")
+    if applied.get("fiscal_period"):
+        where = f"{'/'.join(applied['fiscal_period'])} {where}"
+    return f"nothing in the warehouse for {what} as asked: the passages are from {where}"
 
 
 class EvidenceSearcher:
@@ -74,21 +52,27 @@ class EvidenceSearcher:
         # "which companies ...": many companies, one passage each; one company: its best passages
         n, cap = (12, 1) if broad else (self.k, self.per_company if len(plan.companies) != 1 else None)
         hits, applied = self.pipeline.run(plan, EVIDENCE, k=n, filters=filters, per_company=cap)
+        out = Evidence()
         if not hits:
-            return []
+            return out
         query = content_query(plan)
-        terms = set(tokenize(query))
-        best_text = max(hits, key=lambda h: h.score).payload["text"]
-        lexical = len(terms & set(tokenize(best_text))) / len(terms) if terms else 0.0
+        weights = term_weights(query, [h.payload["text"] for h in hits])
+        best_text = roots(max(hits, key=lambda h: h.score).payload["text"])
+        # the share of the question's words in the best passage, each weighing its rarity among the passages found:
+        # a topic no passage mentions ("bitcoin") weighs most, so common words cannot make up for its absence
+        total = sum(weights.values())
+        lexical = sum(w for t, w in weights.items() if t in best_text) / total if total else 0.0
         asked_section = bool(filters.get("section")) and bool(filters.get("company_id"))
         # the meaning is measured where the hits were found (the filters after widening), not where nothing was
         if not asked_section and lexical < 0.5 and self.pipeline.index.evidence_strength(query, applied) < self.min_evidence:
-            return []  # neither the words nor the meaning of the question are found: too weak to answer
-        out = []
+            return out  # neither the words nor the meaning of the question are found: too weak to answer
+        out.widened = widening_note(filters, applied)
+        out.quarter_missing = bool(filters.get("fiscal_period")) and applied.get("fiscal_period") != filters["fiscal_period"]
+        wanted = cues(plan.question)
         for h in hits:
             p = h.payload
             text = p["text"]
-            a, b = best_quote(text, terms)
+            a, b = best_quote(text, weights, wanted)
             out.append(Passage(
                 text=text[a:b], company_id=p.get("company_id"), score=h.score,
                 source={"document_id": p["document_id"], "doc_name": p["doc_name"], "page": p["page"],

@@ -217,3 +217,18 @@ def test_transcript_turns_keep_short_repeated_lines():
     check_invariants(units, windows, turns)
     assert [u.page for u in units] == list(range(1, 11))  # one unit per turn, none dropped
     assert {u.kind for u in units} == {"transcript"}
+
+
+def test_a_section_starting_inside_a_page_starts_a_unit():
+    info = DocumentInfo(document_id="d", market="US", form="10-K", fiscal_year=2024, language="en")
+    before = _wrap(_sentences(12, seed=1))
+    heading = "Item 3. Legal Proceedings\n"
+    text = before + "\n" + heading + _wrap(_sentences(12, seed=2))
+    start = text.index(heading)
+    sections = [SectionSpan(section="properties", page_start=1, page_end=1, char_end=start),
+                SectionSpan(section="legal", page_start=1, char_start=start, page_end=1)]
+    units, _ = chunk(info, [Page(page=1, text=text)], sections, "d")
+    assert [u.section for u in units] == sorted(u.section for u in units)[::-1]  # properties first, then legal
+    legal = [u for u in units if u.section == "legal"]
+    assert legal and legal[0].char_start == start and legal[0].text.startswith("Item 3. Legal Proceedings")
+    assert all(u.char_end <= start for u in units if u.section == "properties")

@@ -7,7 +7,9 @@
   count 1, CJK ideographs count ``CJK_WEIGHT`` = 0.55 (so ~400 Chinese characters ~ 220 words; CJK
   punctuation counts 0). Mixed text adds both.
 * A unit never crosses a page: ``unit.text == pages[unit.page - 1].text[unit.char_start:unit.char_end]``
-  exactly, so a hit is a page-exact citation. Units carry no leading / trailing whitespace.
+  exactly, so a hit is a page-exact citation. Units carry no leading / trailing whitespace. A unit never crosses
+  the start of a section either: a page where a section starts is cut there first, so a unit's ``section`` is
+  the section of all its text.
 * Each page's content (the page text without running header / footer lines at its top and bottom edges,
   found like ``parsers.pdf_pages.repeated_lines``) is cut into ``n`` units with ``n`` chosen so that each
   unit is between ~150 and ``UNIT_MAX_TARGET`` = 300 words (``n = max(round(W/220), ceil(W/300))``),
@@ -210,6 +212,15 @@ _LEVELS = [(_SENTENCE_END, 3), (_LINE, 2), (_SOFT, 1)]
 _STRENGTH_COST = {3: 0.0, 2: 0.12, 1: 0.3, 0: 0.6}
 
 
+def _strip(text: str, start: int, end: int) -> tuple[int, int]:
+    """``(start, end)`` without the whitespace at either end."""
+    while start < end and text[start].isspace():
+        start += 1
+    while end > start and text[end - 1].isspace():
+        end -= 1
+    return start, end
+
+
 def cut_page(text: str, start: int, end: int) -> list[tuple[int, int, float]]:
     """Cut ``text[start:end]`` into unit spans ``(char_start, char_end, words)``."""
     pieces: list[tuple[int, int, float, int]] = []
@@ -312,6 +323,10 @@ def chunk(
     )
     text_of = {p.page: p.text for p in pages}
 
+    # a section that starts inside a page starts a unit there ("Item 3. Legal Proceedings" under the end of Item 2)
+    starts: dict[int, set[int]] = {}
+    for sec in sections or []:
+        starts.setdefault(sec.page_start, set()).add(sec.char_start)
     raw: list[tuple[int, int, int, float, str, str | None, str | None]] = []  # page, start, end, words, kind, section, statement
     for p in pages:
         text = p.text
@@ -326,7 +341,9 @@ def chunk(
             kind = "table"
         else:
             kind = "narrative"
-        for s, e, w in cut_page(text, a, b):
+        cuts = [a, *sorted(c for c in starts.get(p.page, ()) if a < c < b), b]
+        spans = [span for lo, hi in zip(cuts, cuts[1:]) for span in cut_page(text, *_strip(text, lo, hi))]
+        for s, e, w in spans:
             # a prose page's piece that is mostly figures is a table the page layout did not show as one
             piece = "table" if kind == "narrative" and figure_share(text[s:e]) >= FIGURE_SHARE else kind
             statement = (page_statements.get(p.page) or title_statement(text)) if piece == "table" else None

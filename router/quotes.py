@@ -1,0 +1,153 @@
+"""Which words of a passage answer the question: the 1-2 consecutive sentences quoted from each search unit.
+
+* **Sentences, not printed lines.** Page text keeps the PDF's line breaks, and a sentence usually runs over
+  several printed lines. A line break ends a sentence only where the line ends with sentence punctuation, where
+  the line is short (a heading: under :data:`HEADING_SHARE` of the unit's typical line), or where the next line
+  starts an item (a bullet, "(a)", "1.", "一、", "（二）", "①"); elsewhere it is a wrap inside the sentence. Within
+  those pieces sentences end at ``. ! ? ;`` followed by space and at ``。！？；``.
+* **Rare words weigh more.** A question word found in every passage (the company's name, "revenue" in a
+  revenue question) tells the passages' sentences apart less than one found in a single passage ("PFAS",
+  "Blackwell"): each word weighs its inverse document frequency over the passages being quoted. Words match by
+  a light root ("exiting" / "exit", "rental" / "rent", plurals), Chinese words by jieba's words.
+* **What kind of answer.** A question asking when ("timeline", "by when", 何时) prefers a sentence with a date or
+  year; how much / how many (多少) one with a figure; why (原因, "due to") one that gives a cause
+  (``mappings/vocabulary.yaml`` ``question_words.why`` and the cause words below).
+
+Every quote is an exact span of the unit's text (so of its page): the honesty check requires it.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Iterable
+
+from mappings.vocabulary import fold, words
+from vectorstore.sparse import tokenize
+
+MAX_CHARS = 420  # a quote is at most this long (one long sentence keeps its head)
+HEADING_SHARE = 0.5  # a line shorter than this share of the unit's typical line, without end punctuation, is a heading
+CUE_BONUS = 1.0  # in units of a common word's weight: the sentence holds the kind of answer the question asks for
+
+_END = re.compile(r"[.!?;:。！？；：]['\"’”)）]*$")
+_ITEM = re.compile(r"^\s*(?:[•●■◆▪◦·\-–—*]|\(?[a-zA-Z0-9ivx]{1,3}[.)）]\s|（?[一二三四五六七八九十]+[、）)]|[①-⑳]|\(\d+\))")
+_SENTENCE = re.compile(r"(?<=[.!?;])\s+(?=\S)|(?<=[。！？；])")
+_CJK = re.compile(r"[\u4e00-\u9fff]")
+_ROOT_SUFFIXES = ("ations", "ation", "ings", "ing", "ed", "es", "al", "ly", "s")
+
+_WHEN = re.compile(r"\b(?:when|timeline|timing|by when|what date|which year|deadline|schedule)\b|何时|什么时候|哪一年|时间表|期限",
+                   re.I)
+_HOW_MUCH = re.compile(r"\bhow (?:much|many)\b|\bwhat (?:amount|percentage|share)\b|多少|几成|金额|比例", re.I)
+_DATE = re.compile(r"\b(?:19|20)\d\d\b|\b(?:January|February|March|April|May|June|July|August|September|October|"
+                   r"November|December)\b|\d{4}年|\d{1,2}月")
+_FIGURE = re.compile(r"\d[\d,.]*\s*(?:%|percent|million|billion|thousand|万|亿|元)|\$\s?\d")
+_CAUSE = re.compile(r"\b(?:due to|because|driven by|primarily|mainly|as a result|attributable to|reflect(?:s|ed|ing)?|"
+                    r"caused by|owing to|resulted from|led to)\b|主要(?:因|由于|是)|由于|所致|导致|得益于|受.{1,12}影响", re.I)
+
+
+def root(token: str) -> str:
+    """A light root for matching question words in sentences: one common suffix off a word of 6+ letters."""
+    if not token.isalpha() or len(token) < 6:
+        return token
+    for suffix in _ROOT_SUFFIXES:
+        if token.endswith(suffix) and len(token) - len(suffix) >= 4:
+            return token[: -len(suffix)]
+    return token
+
+
+def roots(text: str) -> set[str]:
+    return {root(t) for t in tokenize(text)}
+
+
+def _lines(text: str) -> list[tuple[int, int]]:
+    spans, pos = [], 0
+    for line in text.split("\n"):
+        spans.append((pos, pos + len(line)))
+        pos += len(line) + 1
+    return spans
+
+
+def sentences(text: str) -> list[tuple[int, int]]:
+    """Character spans of the sentences of a unit (see the module docstring), each without surrounding space."""
+    lines = [(a, b) for a, b in _lines(text) if text[a:b].strip()]
+    if not lines:
+        return []
+    widths = sorted(b - a for a, b in lines)
+    typical = widths[len(widths) * 3 // 4]  # the upper quartile: a full printed line
+    pieces: list[tuple[int, int]] = []
+    start = lines[0][0]
+    for (a, b), nxt in zip(lines, lines[1:] + [None]):
+        line = text[a:b].rstrip()
+        hard = (nxt is None or bool(_END.search(line)) or len(line.strip()) < HEADING_SHARE * typical
+                or bool(_ITEM.match(text[nxt[0]:nxt[1]])))
+        if hard:
+            pieces.append((start, b))
+            if nxt is not None:
+                start = nxt[0]
+    out: list[tuple[int, int]] = []
+    for a, b in pieces:
+        pos = a
+        for m in _SENTENCE.finditer(text, a, b):
+            out.append((pos, m.start()))
+            pos = m.end()
+        out.append((pos, b))
+    return [_trim(text, a, b) for a, b in out if text[a:b].strip()]
+
+
+def _trim(text: str, a: int, b: int) -> tuple[int, int]:
+    while a < b and text[a].isspace():
+        a += 1
+    while b > a and text[b - 1].isspace():
+        b -= 1
+    return a, b
+
+
+def term_weights(query: str, passages: Iterable[str]) -> dict[str, float]:
+    """Each question word's weight: its inverse document frequency over the passages being quoted."""
+    texts = [roots(p) for p in passages]
+    n = max(len(texts), 1)
+    return {t: math.log(1 + (n + 1) / (1 + sum(t in x for x in texts))) for t in roots(query)}
+
+
+def cues(question: str) -> list[re.Pattern]:
+    """The kinds of answer a question asks for, as patterns a quoted sentence should match."""
+    text = fold(question)
+    out = []
+    if _WHEN.search(text):
+        out.append(_DATE)
+    if _HOW_MUCH.search(text):
+        out.append(_FIGURE)
+    if words("why").search(text):
+        out.append(_CAUSE)
+    return out
+
+
+def best_quote(text: str, weights: dict[str, float], wanted: list[re.Pattern] | None = None,
+               max_chars: int = MAX_CHARS) -> tuple[int, int]:
+    """The span of the 1-2 consecutive sentences of ``text`` that answer best: the weight of the question words
+    they hold, the kind of answer asked for, some substance (a heading alone is no quote), not too long."""
+    spans = sentences(text)
+    if not spans:
+        return 0, len(text)
+    common = min(weights.values()) if weights else 1.0
+    best, best_score = spans[0], -1.0
+    for i, (a, _b) in enumerate(spans):
+        for j in (i, i + 1):
+            if j >= len(spans):
+                continue
+            end = spans[j][1]
+            if end - a > max_chars and j > i:
+                continue
+            window = text[a:end]
+            found = roots(window)
+            score = sum(w for t, w in weights.items() if t in found)
+            score += CUE_BONUS * common * sum(1 for cue in wanted or () if cue.search(window))
+            length = end - a
+            substance = min(1.0, (length + 2 * len(_CJK.findall(window))) / 120)
+            score = (score + 0.5) * substance / (1 + 0.002 * length)
+            if score > best_score:
+                best, best_score = (a, end), score
+    a, b = best
+    if b - a > max_chars:  # one long sentence: keep its head
+        b = a + max_chars
+    return _trim(text, a, b)

@@ -1,0 +1,45 @@
+"""Quoting (router/quotes.py): sentences over the PDF's printed lines, rare question words first, the kind of
+answer asked for. Pages read from the corpus; the expected sentences are the ones printed there."""
+
+from __future__ import annotations
+
+import pytest
+
+from conftest import require_corpus
+from parsers.pdf_pages import read_pages
+from router.quotes import best_quote, cues, root, sentences, term_weights
+
+
+def test_a_sentence_runs_over_printed_lines_and_stops_at_headings_and_items():
+    text = ("Revenue rose in every region as the company\nraised prices and volumes held up across the\nportfolio. "
+            "Margins fell.\nLiquidity\nWe had enough cash to meet our needs over the next twelve months and\n"
+            "beyond.\n• Risk one is described\nhere in full.\n(a) Risk two")
+    got = [text[a:b] for a, b in sentences(text)]
+    assert got == ["Revenue rose in every region as the company\nraised prices and volumes held up across the\nportfolio.",
+                   "Margins fell.", "Liquidity",
+                   "We had enough cash to meet our needs over the next twelve months and\nbeyond.",
+                   "• Risk one is described\nhere in full.", "(a) Risk two"]
+    assert root("exiting") == "exit" and root("rental") == "rent" and root("risk") == "risk"
+
+
+def _page(*parts: str, page: int) -> str:
+    return read_pages(require_corpus(*parts))[page - 1].text
+
+
+def test_when_a_question_asks_when_the_date_is_quoted():
+    # 3M_2022_10K p11: "3M announced in December 2022 it will take two actions: exiting all PFAS manufacturing by the
+    # end of 2025; and working to discontinue the use of PFAS across its product portfolio by the end of 2025."
+    text = _page("us", "financebench", "pdfs", "3M_2022_10K.pdf", page=11)
+    question = "What is 3M's timeline to exit PFAS manufacturing?"
+    a, b = best_quote(text, term_weights("timeline to exit PFAS manufacturing", [text]), cues(question))
+    assert "exiting all PFAS manufacturing by the" in text[a:b] and "end of 2025" in text[a:b]
+
+
+def test_the_reason_of_the_metric_asked_is_quoted_not_its_neighbours():
+    # 600080 2024 annual p13: "经营活动产生的现金流量净额变动原因说明：主要因报告期内支付原材料采购款、研发投入、
+    # 市场咨询服务费、保证金及往来款等增加所致；" printed over two lines, between the R&D and investing lines
+    text = _page("cn", "600080_jinhuagufen_2024_annual.pdf", page=13)
+    question = "金花股份2024年经营活动现金流净额为什么大幅下降？"
+    a, b = best_quote(text, term_weights("经营活动现金流净额大幅下降", [text]), cues(question))
+    assert "支付原材料采购款" in text[a:b] and "保证金及往来款等增加所致" in text[a:b]
+    assert "回购本公司股票" not in text[a:b]
