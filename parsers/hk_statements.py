@@ -30,21 +30,21 @@ Money values are scaled to base units from the statement's unit line (``HK$'000`
 100 (``original_unit`` keeps "HK cents"). Each column becomes a period from the fiscal year end month:
 year ``2021`` of a September year end is 2020-10-01..2021-09-30 (durations) or 2021-09-30 (instants).
 
+The block's columns, unit and headings are kept in ``parsers.hk_statement_block`` and a value row becomes
+facts in ``parsers.hk_statement_facts``; this module reads the lines: headers, units, labels and values.
 Shared with the other markets' readers: cells of a line (``statement_lines``), column headers
 (``statement_columns``), unit lines (``statement_units``), titled blocks over pages (``statement_tables``).
 """
 
 from __future__ import annotations
 
-import datetime as dt
 import re
-from dataclasses import dataclass
-from decimal import Decimal
 
 from mappings.statement_tables import hk_rows
-from parsers import statement_periods as periods
-from parsers.statement_columns import hk_column_date, hk_header_columns
-from parsers.statement_lines import CJK, hk_values_from_right, parse_hk_amount, split_languages, strip_hk_note
+from parsers.hk_statement_block import PER_SHARE, BlockState, YearEnd
+from parsers.hk_statement_facts import row_facts
+from parsers.statement_columns import hk_header_columns
+from parsers.statement_lines import CJK, hk_values_from_right, split_languages, strip_hk_note
 from parsers.statement_reads import ReadLog, StatementResult
 from parsers.statement_tables import NOISE_LINE, TitledBlock, compact_text, find_titled_blocks, title_kind
 from parsers.statement_units import hk_unit_line
@@ -60,7 +60,6 @@ _ROWS = hk_rows()  # mappings/statement_tables.yaml `hk_rows`: label joining and
 _CONNECTOR_END = _ROWS.connector_end
 _DEPENDENT = _ROWS.dependent
 _DASH_START = re.compile(r"^[–—\-－−]")
-_PER_SHARE = re.compile(r"per share|每股", re.IGNORECASE)
 _EPS_ROW = re.compile(r"^(?:[–—\-－−]\s*)?(?:basic|diluted|基本|攤薄)", re.IGNORECASE)
 
 
@@ -87,45 +86,20 @@ _END = _ROWS.statement_end
 _PERIOD_LINE = _ROWS.period_line
 
 
-# ------------------------------------------------------------------------------------------ engine
-
-
-@dataclass
-class _Column:
-    header: str
-    fiscal_year: int
-    date: dt.date | None
-    group: str | None = None  # e.g. "Remaining Business" (6068); None for the total column
-
-
-_fy_end = periods.fy_end
+# ------------------------------------------------------------------------------------------ reader
 
 
 class _Reader:
     def __init__(self, info: DocumentInfo):
         self.info = info
-        pe = info.period_end
-        self.fye_month = info.fiscal_year_end_month or (pe.month if pe else 12)
-        # day of the fiscal year end (month end in every HK report here)
-        self.fye_day = pe.day if pe and pe.month == self.fye_month else None
+        self.year_end = YearEnd.of(info)
         lang = (info.language or "").casefold()
         self.zh_only = lang.startswith("zh") and "en" not in lang
         self.facts: list[Fact] = []
 
-    # ----- periods
-    def _period(self, col: _Column, kind: str) -> tuple[dt.date | None, dt.date, str]:
-        if col.date is not None:
-            end = col.date
-        else:
-            end = _fy_end(col.fiscal_year, self.fye_month, self.fye_day)
-        if kind == "instant":
-            return None, end, "instant"
-        prev = _fy_end(end.year - 1, end.month, self.fye_day if col.date is None else end.day)
-        return prev + dt.timedelta(days=1), end, "duration"
-
     # ----- one statement
     def read_block(self, block: TitledBlock, pages: list[Page]) -> None:
-        st = _State(block)
+        st = BlockState(block)
         for seg_no, (pi, start) in enumerate(block.segments):
             page = pages[pi]
             lines = page.text.split("\n")
@@ -140,7 +114,7 @@ class _Reader:
             return (en + zh).strip() if not en or CJK.search(text) else en
         return en
 
-    def _line(self, st: "_State", page_no: int, row: int, line: str, first: bool) -> bool:
+    def _line(self, st: BlockState, page_no: int, row: int, line: str, first: bool) -> bool:
         """Consume one line; False ends the page segment."""
         if not line or NOISE_LINE.match(line):
             return True
@@ -153,7 +127,7 @@ class _Reader:
             return False
         cols = hk_header_columns(line)
         if cols:
-            st.set_columns(cols, self)
+            st.set_columns(cols, self.year_end)
             st.pending, st.heading, st.heading_used, st.last_row = [], None, True, None
             st.in_header = False
             st.after_header = True
@@ -184,7 +158,7 @@ class _Reader:
         return True
 
     # ----- text lines (no values)
-    def _text(self, st: "_State", line: str) -> None:
+    def _text(self, st: BlockState, line: str) -> None:
         text = self._label_parts(strip_hk_note(line))
         if not text:  # a Chinese-only wrap line on a bilingual page
             return
@@ -201,10 +175,10 @@ class _Reader:
             if st.pending:
                 st.set_heading(" ".join(st.pending))
             st.pending = [text]
-        if _PER_SHARE.search(text):
+        if PER_SHARE.search(text):
             st.per_share_heading = " ".join(st.pending)
 
-    def _key_section(self, st: "_State", line: str) -> None:
+    def _key_section(self, st: BlockState, line: str) -> None:
         low = line.casefold()
         if re.search(r"results|業績|year ended|止年度", low) and not re.search(r"assets|資產", low):
             st.key_kind = "duration"
@@ -212,7 +186,7 @@ class _Reader:
             st.key_kind = "instant"
 
     # ----- value rows
-    def _row(self, st: "_State", page_no: int, row: int, label_text: str, tokens: list[str]) -> None:
+    def _row(self, st: BlockState, page_no: int, row: int, label_text: str, tokens: list[str]) -> None:
         text = self._label_parts(label_text)
         dependent = False
         if not text:
@@ -223,7 +197,7 @@ class _Reader:
                 st.heading_used = True
             else:
                 label = None
-        elif _DASH_START.match(text) or (_DEPENDENT.match(text) and not _PER_SHARE.search(text)):
+        elif _DASH_START.match(text) or (_DEPENDENT.match(text) and not PER_SHARE.search(text)):
             if st.pending:
                 st.set_heading(" ".join(st.pending))
             label, dependent = text, _depends_on(text, st.heading, st.per_share_heading)
@@ -241,76 +215,16 @@ class _Reader:
             if _EPS_ROW.match(text) and st.per_share_heading and st.per_share_heading != st.heading:
                 parent = f"{st.per_share_heading.rstrip(':：').strip()} {parent}"
             label = f"{parent} {text}"
-        if label and _PER_SHARE.search(label) and not _EPS_ROW.match(text or ""):
-            st.per_share_heading = None if not _PER_SHARE.search(st.heading or "") else st.per_share_heading
-        per_share = bool(label and (_PER_SHARE.search(label) or (dependent and _EPS_ROW.match(text))))
+        if label and PER_SHARE.search(label) and not _EPS_ROW.match(text or ""):
+            st.per_share_heading = None if not PER_SHARE.search(st.heading or "") else st.per_share_heading
+        per_share = bool(label and (PER_SHARE.search(label) or (dependent and _EPS_ROW.match(text))))
         self._emit(st, page_no, row, label, tokens, per_share)
 
-    def _emit(self, st: "_State", page_no: int, row: int, label: str | None, tokens: list[str], per_share: bool) -> None:
-        cols = st.columns if len(tokens) == len(st.columns) else st.total_columns()
-        printed_unit, ccy, scale = st.unit or ("", self.info.currency, None)
-        if scale is None and not per_share:
+    def _emit(self, st: BlockState, page_no: int, row: int, label: str | None, tokens: list[str], per_share: bool) -> None:
+        made = row_facts(self.info, self.year_end, st, page_no, row, label, tokens, per_share)
+        if made is None:  # no unit line (the scale is not guessed): no row for a label tail to join
             st.last_row, st.last_label = None, None
-            return  # no unit line found: refuse to guess the scale
-        ccy = ccy or self.info.currency
-        if st.statement in ("income", "cashflow"):
-            kind = "duration"
-        elif st.statement == "balance":
-            kind = "instant"
-        else:
-            kind = _key_kind(label, st.key_kind)
-        if per_share:
-            kind = "instant" if st.statement == "balance" else "duration"
-        opening = False
-        if st.statement == "cashflow" and label:
-            if re.search(r"at (?:the )?end of|年終|年末|期末", label, re.IGNORECASE):
-                kind = "instant"
-            elif re.search(r"at (?:the )?beginning of|年初|期初", label, re.IGNORECASE):
-                kind, opening = "instant", True
-        made: list[Fact] = []
-        for ci, (tok, col) in enumerate(zip(tokens, cols)):
-            parsed = parse_hk_amount(tok)
-            if parsed.value is None:
-                continue
-            start, end, ptype = self._period(col, kind)
-            if opening:  # cash at the beginning of the year: the prior year end
-                end = _fy_end(end.year - 1, end.month, self.fye_day) if col.date is None else end.replace(year=end.year - 1)
-            if per_share:
-                cents = parsed.cents or bool(re.search(r"cents|港仙", label or "", re.IGNORECASE))
-                value = parsed.value / 100 if cents else parsed.value
-                unit = f"{ccy}/share"
-                if cents:
-                    m = re.search(r"(Singapore cents|HK cents|RMB cents|cents|港仙)", f"{tok} {label}", re.IGNORECASE)
-                    orig = m.group(1) if m else "cents"
-                    if orig.casefold() == "cents" and ccy == "HKD" and "HK" in tok:
-                        orig = "HK cents"
-                else:
-                    m = re.search(r"\((HK\$|RMB|S\$|US\$|港元|人民幣)\)|（(港元|人民幣)）", label or "")
-                    orig = (m.group(1) or m.group(2)) if m else {"HKD": "HK$", "CNY": "RMB", "SGD": "S$"}.get(ccy, ccy)
-                sc = -2 if cents else 0
-            else:
-                value = parsed.value * (Decimal(10) ** scale)
-                unit, orig, sc = ccy, printed_unit, scale
-            dims = {"segment": col.group} if col.group else {}
-            made.append(
-                Fact(
-                    label=label,
-                    value=value,
-                    value_text=tok,
-                    unit=unit,
-                    scale=sc,
-                    original_unit=orig,
-                    period_start=start,
-                    period_end=end,
-                    period_type=ptype,
-                    dimensions=dims,
-                    statement=st.statement,
-                    consolidated=st.consolidated,
-                    page=page_no,
-                    locator=f"p{page_no} r{row} c{ci + 1}",
-                    column=col.header,
-                )
-            )
+            return
         self.facts.extend(made)
         st.last_row = made or None
         st.last_label = label
@@ -323,89 +237,10 @@ def _depends_on(text: str, heading: str | None, per_share_heading: str | None) -
     if _DASH_START.match(text):
         return True
     if _EPS_ROW.match(text):
-        return bool(_PER_SHARE.search(heading) or per_share_heading)
+        return bool(PER_SHARE.search(heading) or per_share_heading)
     if re.search(r"non-controlling|非控股", text, re.IGNORECASE) and re.search(r"owners?|擁有人", heading, re.IGNORECASE):
         return False  # "Capital and reserves attributable to owners" does not head the NCI row
     return bool(re.search(r"attributable|應佔", heading, re.IGNORECASE))
-
-
-def _key_kind(label: str | None, section: str) -> str:
-    low = (label or "").casefold()
-    if re.search(r"profit|loss|revenue|turnover|income|expense|per share|taxation|cost|溢利|虧損|收入|收益|營業額|稅", low):
-        return "duration"
-    if re.search(r"assets|liabilities|equity|financial position|capital|reserves|資產|負債|權益|虧絀", low):
-        return "instant"
-    return section
-
-
-class _State:
-    def __init__(self, block: TitledBlock):
-        self.statement = block.statement
-        self.consolidated = block.consolidated
-        self.columns: list[_Column] | None = None
-        self.year_groups: list[list[int]] = []
-        self.unit: tuple[str, str, int] | None = None
-        self.superheader: list[str] = []
-        self.key_kind = "duration"
-        self.new_page()
-
-    def new_page(self) -> None:
-        self.in_header = True
-        self.after_header = False
-        self.pending: list[str] = []
-        self.heading: str | None = None
-        self.heading_used = True
-        self.per_share_heading: str | None = None
-        self.last_row: list[Fact] | None = None
-        self.last_label: str | None = None
-        self.superheader = []
-        self.unit_on_page = False
-
-    def set_heading(self, text: str) -> None:
-        self.heading, self.heading_used = text, False
-        if not _PER_SHARE.search(text) and self.per_share_heading and not re.search(
-            r"continuing|discontinued|持續|終止", text, re.IGNORECASE
-        ):
-            self.per_share_heading = None
-
-    def set_columns(self, tokens: list[str], reader: _Reader) -> None:
-        cols = []
-        for tok in tokens:
-            fy, date = hk_column_date(tok, reader.fye_month, reader.fye_day)
-            cols.append(_Column(tok, fy, date))
-        if self.columns is not None and [c.header for c in self.columns] != tokens and len(self.columns) == len(cols):
-            # the same columns printed again in the other language (2021 / 二零二一年): keep the first
-            if [c.fiscal_year for c in self.columns] == [c.fiscal_year for c in cols]:
-                return
-        groups: dict[str, list[int]] = {}
-        for i, c in enumerate(cols):
-            groups.setdefault(c.header, []).append(i)
-        self.year_groups = list(groups.values()) if len(groups) < len(cols) else [[i] for i in range(len(cols))]
-        if len(groups) < len(cols):
-            names = _group_names(self.superheader, len(cols) - len(groups))
-            for g in self.year_groups:
-                for k, i in enumerate(g[:-1]):
-                    cols[i].group = names[k % len(names)] if names else f"column {k + 1}"
-        self.columns = cols
-
-    def total_columns(self) -> list[_Column]:
-        return [self.columns[g[-1]] for g in self.year_groups]
-
-
-def _group_names(lines: list[str], count: int) -> list[str]:
-    """Names of the sub-columns of a year ("Remaining Business", "Affected Entities") from the header
-    lines above the years (one word per sub-column per line)."""
-    rows = [ln.replace("*", "").split() for ln in lines if not CJK.search(ln)]
-    rows = [r for r in rows if len(r) == count]
-    if not rows:
-        return []
-    names = [" ".join(parts) for parts in zip(*rows)]
-    # names repeat per year: keep the distinct ones in order
-    seen: list[str] = []
-    for n in names:
-        if n not in seen:
-            seen.append(n)
-    return seen
 
 
 def statement_pages(pages: list[Page]) -> dict[str, list[int]]:

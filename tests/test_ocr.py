@@ -12,7 +12,8 @@ import pytest
 pdfium = pytest.importorskip("pypdfium2")
 
 from parsers import ocr  # noqa: E402
-from parsers.pdf_pages import page_rows, read_pages  # noqa: E402
+from parsers.page_rows import page_rows  # noqa: E402
+from parsers.pdf_pages import read_pages  # noqa: E402
 from conftest import require_corpus  # noqa: E402
 
 

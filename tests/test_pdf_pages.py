@@ -9,10 +9,9 @@ from pathlib import Path
 
 import pytest
 
+from parsers.page_rows import Cell, _join_spaced_cjk
 from parsers.pdf_pages import (
     MAX_PAGE_CHARS,
-    Cell,
-    _join_spaced_cjk,
     cap_text,
     read_pages,
     repeated_lines,

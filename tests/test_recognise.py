@@ -14,7 +14,8 @@ from pathlib import Path
 import pytest
 
 from parsers.pdf_pages import read_pages
-from parsers.recognise import _cn_number, recognise_pdf
+from parsers.recognise import recognise_pdf
+from parsers.recognise_text import cn_number as _cn_number
 from schema.errors import UnrecognisedDocument
 from schema.models import Page
 from conftest import corpus_root, require_corpus  # noqa: E402
