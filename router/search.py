@@ -294,12 +294,13 @@ class SearchPipeline:
         groups = [dict(filters, company_id=[c]) for c in companies] if len(companies) > 1 else [filters]
         hits: list[Hit] = []
         applied: list[dict] = []
+        speakers = {} if words("analyst_asks").search(fold(plan.question)) else SPEAKER_WEIGHTS
         for group in groups:
-            found, used = self._fused(lists, group, k * CANDIDATES), group
+            found, used = self._fused(lists, group, k * CANDIDATES, speakers), group
             for looser in widenings(group, any_year=purpose.any_year):
                 if found:
                     break
-                found, used = self._fused(lists, looser, k * CANDIDATES), looser
+                found, used = self._fused(lists, looser, k * CANDIDATES, speakers), looser
             hits += found
             applied.append(used)
         if len(groups) > 1:  # the companies share the places
@@ -309,7 +310,7 @@ class SearchPipeline:
         return hits[:k], _merge_applied(applied)
 
     # -------------------------------------------------------------------------- years as companies name them
-    def _fused(self, lists: list[RankedList], filters: dict, k: int) -> list[Hit]:
+    def _fused(self, lists: list[RankedList], filters: dict, k: int, speakers: dict[str, float] | None = None) -> list[Hit]:
         """The fused ranking under ``filters``. Without a company (or document) filter, an asked year is the year as
         each company names it: Home Depot's "fiscal 2021" ends in January 2022 (stored fiscal_year 2022), so its
         calls of fiscal_year 2022 answer "2021 earnings calls" and those of fiscal_year 2021 (its fiscal 2020) do not.
@@ -317,12 +318,12 @@ class SearchPipeline:
         offsets = self.year_name_offsets() if "fiscal_year" in filters and not any(
             filters.get(key) for key in ("company_id", "stock_code", "document_id")) else {}
         if not offsets:
-            return speaker_prior(self.index.fused(lists, filters, k=k))
+            return speaker_prior(self.index.fused(lists, filters, k=k), speakers)
         asked = set(filters["fiscal_year"])
         stored = sorted({y - off for y in asked for off in {0, *offsets.values()}})
         hits = self.index.fused(lists, dict(filters, fiscal_year=stored), k=2 * k)
         return speaker_prior([h for h in hits if (h.payload.get("fiscal_year") or 0)
-                              + offsets.get(h.payload.get("company_id"), 0) in asked][:k])
+                              + offsets.get(h.payload.get("company_id"), 0) in asked][:k], speakers)
 
     def year_name_offsets(self) -> dict[str, int]:
         """company_id -> (the company's own name for a fiscal year) - fiscal_year, for the companies whose names
@@ -332,12 +333,14 @@ class SearchPipeline:
         return self._offsets
 
 
-def speaker_prior(hits: list[Hit]) -> list[Hit]:
-    """Hits re-ordered with each transcript turn's score scaled by its speaker (:data:`SPEAKER_WEIGHTS`)."""
-    if not any(h.payload.get("speaker") in SPEAKER_WEIGHTS for h in hits):
+def speaker_prior(hits: list[Hit], weights: dict[str, float] | None = None) -> list[Hit]:
+    """Hits re-ordered with each transcript turn's score scaled by its speaker (``weights``, default
+    :data:`SPEAKER_WEIGHTS`; a question about what analysts asked passes none)."""
+    weights = SPEAKER_WEIGHTS if weights is None else weights
+    if not any(h.payload.get("speaker") in weights for h in hits):
         return hits
     for h in hits:
-        h.score *= SPEAKER_WEIGHTS.get(h.payload.get("speaker"), 1.0)
+        h.score *= weights.get(h.payload.get("speaker"), 1.0)
     return sorted(hits, key=lambda h: -h.score)
 
 
