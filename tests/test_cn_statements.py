@@ -115,8 +115,8 @@ def test_labels_file_shape():
         for metric, labels in ms.items():
             for lab in labels:
                 assert seen.setdefault(normalise(lab), metric) == metric, (statement, lab)
-    # 货币资金 is not cash and cash equivalents
-    assert "货币资金" not in lookup()["balance"]
+    # 货币资金 (restricted deposits included) is its own metric, never cash and cash equivalents
+    assert lookup()["balance"].get("货币资金") == "cash_and_deposits"
 
 
 @pytest.mark.parametrize("printed,metric,statement", [
