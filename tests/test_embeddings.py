@@ -237,3 +237,20 @@ def test_onnx_providers_load_their_graph_at_the_first_text(tmp_path, monkeypatch
     p = E5OnnxProvider(max_tokens=128)
     assert p.name == "multilingual-e5-small-ort-int8@128" and p.dim == 384
     assert not (tmp_path / "models").exists() and p._session is None
+
+
+def test_wordllama_static_embeddings_load_from_the_wheel_offline():
+    """The opt-in fast model: its tokens' vectors and tokenizer ship in the wordllama wheel and are read from there
+    (its own loader would download the tokenizer); a paraphrase is closer than an unrelated sentence."""
+    import numpy as np
+
+    from vectorstore.embeddings import provider_for
+
+    p = provider_for("wordllama")
+    v = p.embed_passages(["Revenue grew because prices rose.", "Sales increased on higher pricing.",
+                          "The board elected a new chairman."])
+    q = p.embed_queries(["why did revenue grow"])
+    assert v.shape == (3, p.dim) and p.dim == 256 and np.allclose(np.linalg.norm(v, axis=1), 1.0, atol=1e-5)
+    assert float(v[0] @ v[1]) > float(v[0] @ v[2])
+    assert float(q[0] @ v[0]) > float(q[0] @ v[2])
+    assert provider_for("wordllama@64").name.endswith("@64")
