@@ -22,7 +22,7 @@ import math
 import re
 from collections.abc import Iterable
 
-from mappings.vocabulary import fold, words
+from mappings.vocabulary import fold, not_company_words, words
 from vectorstore.sparse import tokenize
 
 MAX_CHARS = 420  # a quote is at most this long (one long sentence keeps its head)
@@ -33,7 +33,7 @@ _END = re.compile(r"[.!?;:。！？；：]['\"’”)）]*$")
 _ITEM = re.compile(r"^\s*(?:[•●■◆▪◦·\-–—*]|\(?[a-zA-Z0-9ivx]{1,3}[.)）]\s|（?[一二三四五六七八九十]+[、）)]|[①-⑳]|\(\d+\))")
 _SENTENCE = re.compile(r"(?<=[.!?;])\s+(?=\S)|(?<=[。！？；])")
 _CJK = re.compile(r"[\u4e00-\u9fff]")
-_ROOT_SUFFIXES = ("ations", "ation", "ings", "ing", "ed", "es", "al", "ly", "s")
+_ROOT_SUFFIXES = ("ations", "ation", "ings", "ing", "ed", "es", "al", "s")
 
 _WHEN = re.compile(r"\b(?:when|timeline|timing|by when|what date|which year|deadline|schedule)\b|何时|什么时候|哪一年|时间表|期限",
                    re.I)
@@ -107,6 +107,27 @@ def term_weights(query: str, passages: Iterable[str]) -> dict[str, float]:
     texts = [roots(p) for p in passages]
     n = max(len(texts), 1)
     return {t: math.log(1 + (n + 1) / (1 + sum(t in x for x in texts))) for t in roots(query)}
+
+
+TOPIC_SHARE = 0.5  # a passage speaks of the topic when it holds this share of the topic words' weight
+
+
+def topic_terms(query: str) -> set[str]:
+    """The words of a question that say what it is about: not its question words ("which companies", "mentioned",
+    "discuss"), not the words that never name anything on their own ("company", 公司)."""
+    never = not_company_words()
+    asks = [words(name) for name in ("broad", "quote_verbs")]
+    return {root(t) for t in tokenize(query)
+            if t not in never and not any(p.regex.fullmatch(t) for p in asks)}
+
+
+def mentions(text: str, topic: dict[str, float]) -> bool:
+    """Whether a passage holds at least :data:`TOPIC_SHARE` of the topic words' weight (no topic: yes)."""
+    total = sum(topic.values())
+    if not total:
+        return True
+    found = roots(text)
+    return sum(w for t, w in topic.items() if t in found) >= TOPIC_SHARE * total
 
 
 def cues(question: str) -> list[re.Pattern]:

@@ -5,9 +5,10 @@ each passage quoted verbatim with their citation (``router.quotes``). No number 
 
 from __future__ import annotations
 
-from router.quotes import best_quote, cues, roots, term_weights
+from router.quotes import best_quote, cues, mentions, roots, term_weights, topic_terms
 from router.search import EVIDENCE, SearchPipeline, broad_question, content_query, filters_for  # noqa: F401
 from schema.models import Passage, QueryPlan
+from vectorstore.sparse import tokenize
 
 MIN_EVIDENCE = 1.0  # evidence_strength of the best unit; below it the evidence is too weak to answer
 
@@ -57,11 +58,9 @@ class EvidenceSearcher:
             return out
         query = content_query(plan)
         weights = term_weights(query, [h.payload["text"] for h in hits])
-        best_text = roots(max(hits, key=lambda h: h.score).payload["text"])
-        # the share of the question's words in the best passage, each weighing its rarity among the passages found:
-        # a topic no passage mentions ("bitcoin") weighs most, so common words cannot make up for its absence
-        total = sum(weights.values())
-        lexical = sum(w for t, w in weights.items() if t in best_text) / total if total else 0.0
+        terms = set(tokenize(query))
+        best_text = max(hits, key=lambda h: h.score).payload["text"]
+        lexical = len(terms & set(tokenize(best_text))) / len(terms) if terms else 0.0
         asked_section = bool(filters.get("section")) and bool(filters.get("company_id"))
         # the meaning is measured where the hits were found (the filters after widening), not where nothing was
         if not asked_section and lexical < 0.5 and self.pipeline.index.evidence_strength(query, applied) < self.min_evidence:
@@ -69,6 +68,11 @@ class EvidenceSearcher:
         out.widened = widening_note(filters, applied)
         out.quarter_missing = bool(filters.get("fiscal_period")) and applied.get("fiscal_period") != filters["fiscal_period"]
         wanted = cues(plan.question)
+        if broad:  # one passage per company, and only companies whose passage speaks of the topic
+            found = set().union(*(roots(h.payload["text"]) for h in hits))  # words no passage has tell none apart
+            topic = {t: w for t, w in weights.items() if t in topic_terms(query) and t in found}
+            on_topic = [h for h in hits if mentions(h.payload["text"], topic)]
+            hits = on_topic or hits[:1]
         for h in hits:
             p = h.payload
             text = p["text"]

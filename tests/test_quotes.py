@@ -43,3 +43,15 @@ def test_the_reason_of_the_metric_asked_is_quoted_not_its_neighbours():
     a, b = best_quote(text, term_weights("经营活动现金流净额大幅下降", [text]), cues(question))
     assert "支付原材料采购款" in text[a:b] and "保证金及往来款等增加所致" in text[a:b]
     assert "回购本公司股票" not in text[a:b]
+
+
+def test_a_broad_question_cites_only_passages_that_speak_of_its_topic():
+    from router.quotes import mentions, topic_terms
+
+    assert topic_terms("Which companies discussed supply chain disruptions") == {"supply", "chain", "disruption"}
+    assert topic_terms("哪些公司提示了汇率风险") >= {"汇率"} and "公司" not in topic_terms("哪些公司提示了汇率风险")
+    passages = ["Supply chain disruptions raised our freight costs.", "Our new stores opened on time.",
+                "The supply of labour was tight."]
+    weights = term_weights("supply chain disruptions", passages)
+    topic = {t: w for t, w in weights.items() if t in topic_terms("Which companies discussed supply chain disruptions")}
+    assert [mentions(p, topic) for p in passages] == [True, False, False]  # "disruption" weighs most: rarest
