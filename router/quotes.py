@@ -37,7 +37,8 @@ _ROOT_SUFFIXES = ("ations", "ation", "ings", "ing", "ed", "es", "al", "s")
 
 _WHEN = re.compile(r"\b(?:when|timeline|timing|by when|what date|which year|deadline|schedule)\b|何时|什么时候|哪一年|时间表|期限",
                    re.I)
-_HOW_MUCH = re.compile(r"\bhow (?:much|many)\b|\bwhat (?:amount|percentage|share)\b|多少|几成|金额|比例", re.I)
+_HOW_MUCH = re.compile(r"\bhow (?:much|many|fast|quickly|large|big)\b|\bwhat (?:amount|percentage|share|rate)\b|"
+                       r"\bby how much\b|多少|几成|金额|比例|增速|幅度", re.I)
 _DATE = re.compile(r"\b(?:19|20)\d\d\b|\b(?:January|February|March|April|May|June|July|August|September|October|"
                    r"November|December)\b|\d{4}年|\d{1,2}月")
 _FIGURE = re.compile(r"\d[\d,.]*\s*(?:%|percent|million|billion|thousand|万|亿|元)|\$\s?\d")

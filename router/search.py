@@ -232,6 +232,7 @@ class SearchPipeline:
         self.index = index
         self.planner = planner
         self._offsets: dict[str, int] | None = None
+        self._year_ends: dict[str, int] | None = None
 
     @property
     def available(self) -> bool:
@@ -315,15 +316,34 @@ class SearchPipeline:
         each company names it: Home Depot's "fiscal 2021" ends in January 2022 (stored fiscal_year 2022), so its
         calls of fiscal_year 2022 answer "2021 earnings calls" and those of fiscal_year 2021 (its fiscal 2020) do not.
         A named company's years are already resolved by the planner with that company's calendar."""
-        offsets = self.year_name_offsets() if "fiscal_year" in filters and not any(
-            filters.get(key) for key in ("company_id", "stock_code", "document_id")) else {}
-        if not offsets:
+        unscoped = "fiscal_year" in filters and not any(
+            filters.get(key) for key in ("company_id", "stock_code", "document_id"))
+        offsets = self.year_name_offsets() if unscoped else {}
+        calls = unscoped and filters.get("kind") == ["transcript"]
+        if not offsets and not calls:
             return speaker_prior(self.index.fused(lists, filters, k=k), speakers)
         asked = set(filters["fiscal_year"])
-        stored = sorted({y - off for y in asked for off in {0, *offsets.values()}})
+        stored = sorted({y - off for y in asked for off in {0, *offsets.values(), *((-1,) if calls else ())}})
         hits = self.index.fused(lists, dict(filters, fiscal_year=stored), k=2 * k)
-        return speaker_prior([h for h in hits if (h.payload.get("fiscal_year") or 0)
-                              + offsets.get(h.payload.get("company_id"), 0) in asked][:k], speakers)
+
+        def named(h: Hit) -> bool:
+            year = h.payload.get("fiscal_year") or 0
+            return year + offsets.get(h.payload.get("company_id"), 0) in asked or (
+                calls and self.call_year(h.payload.get("company_id"), year, h.payload.get("fiscal_period")) in asked)
+
+        return speaker_prior([h for h in hits if named(h)][:k], speakers)
+
+    def call_year(self, company_id: str | None, fiscal_year: int, quarter: str | None) -> int | None:
+        """The calendar year in which a fiscal quarter ends (a call is an event in time: Nvidia's first quarter of
+        fiscal 2026 ends in April 2025, so its call is one of "the 2025 calls" too)."""
+        if self._year_ends is None:
+            self._year_ends = dict(self.con.execute(
+                "SELECT company_id, mode(fiscal_year_end_month) FROM documents WHERE fiscal_year_end_month IS NOT NULL "
+                "GROUP BY 1").fetchall())
+        if not quarter or not quarter.startswith("Q") or not quarter[1:].isdigit():
+            return None
+        month = self._year_ends.get(company_id, 12) - 3 * (4 - int(quarter[1:]))  # the quarter's last month
+        return fiscal_year + (month - 1) // 12 if month >= 1 else fiscal_year - 1
 
     def year_name_offsets(self) -> dict[str, int]:
         """company_id -> (the company's own name for a fiscal year) - fiscal_year, for the companies whose names

@@ -8,8 +8,10 @@ from __future__ import annotations
 from router.quotes import best_quote, cues, mentions, roots, term_weights, topic_terms
 from router.search import EVIDENCE, SearchPipeline, broad_question, content_query, filters_for  # noqa: F401
 from schema.models import Passage, QueryPlan
+from vectorstore.hybrid import diversify
 from vectorstore.sparse import tokenize
 
+BROAD_COMPANIES = 12  # companies a "which companies" answer names at most
 MIN_EVIDENCE = 1.0  # evidence_strength of the best unit; below it the evidence is too weak to answer
 
 
@@ -51,7 +53,8 @@ class EvidenceSearcher:
     def __call__(self, plan: QueryPlan, filters: dict) -> list[Passage]:
         broad = broad_question(plan)
         # "which companies ...": many companies, one passage each; one company: its best passages
-        n, cap = (12, 1) if broad else (self.k, self.per_company if len(plan.companies) != 1 else None)
+        # (a broad question looks at a company's best three, and quotes the best that speaks of the topic)
+        n, cap = (36, 3) if broad else (self.k, self.per_company if len(plan.companies) != 1 else None)
         hits, applied = self.pipeline.run(plan, EVIDENCE, k=n, filters=filters, per_company=cap)
         out = Evidence()
         if not hits:
@@ -71,8 +74,8 @@ class EvidenceSearcher:
         if broad:  # one passage per company, and only companies whose passage speaks of the topic
             found = set().union(*(roots(h.payload["text"]) for h in hits))  # words no passage has tell none apart
             topic = {t: w for t, w in weights.items() if t in topic_terms(query) and t in found}
-            on_topic = [h for h in hits if mentions(h.payload["text"], topic)]
-            hits = on_topic or hits[:1]
+            on_topic = [h for h in hits if mentions(h.payload["text"], topic)] or hits[:1]
+            hits = diversify(sorted(on_topic, key=lambda h: -h.score), per_company=1, k=BROAD_COMPANIES)
         for h in hits:
             p = h.payload
             text = p["text"]
