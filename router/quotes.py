@@ -23,6 +23,7 @@ import re
 from collections.abc import Iterable
 
 from mappings.vocabulary import fold, not_company_words, words
+from schema.page_text import strip_span
 from vectorstore.sparse import tokenize
 
 MAX_CHARS = 420  # a quote is at most this long (one long sentence keeps its head)
@@ -92,15 +93,7 @@ def sentences(text: str) -> list[tuple[int, int]]:
             out.append((pos, m.start()))
             pos = m.end()
         out.append((pos, b))
-    return [_trim(text, a, b) for a, b in out if text[a:b].strip()]
-
-
-def _trim(text: str, a: int, b: int) -> tuple[int, int]:
-    while a < b and text[a].isspace():
-        a += 1
-    while b > a and text[b - 1].isspace():
-        b -= 1
-    return a, b
+    return [strip_span(text, a, b) for a, b in out if text[a:b].strip()]
 
 
 def term_weights(query: str, passages: Iterable[str]) -> dict[str, float]:
@@ -172,4 +165,4 @@ def best_quote(text: str, weights: dict[str, float], wanted: list[re.Pattern] | 
     a, b = best
     if b - a > max_chars:  # one long sentence: keep its head
         b = a + max_chars
-    return _trim(text, a, b)
+    return strip_span(text, a, b)

@@ -10,6 +10,15 @@ from collections import Counter
 
 from schema.models import Page
 
+def strip_span(text: str, start: int, end: int) -> tuple[int, int]:
+    """``(start, end)`` of ``text`` without the whitespace at either end (spans stay exact substrings of a page)."""
+    while start < end and text[start].isspace():
+        start += 1
+    while end > start and text[end - 1].isspace():
+        end -= 1
+    return start, end
+
+
 HEADER_EDGE = 3  # running headers / footers are looked for among the first / last lines of a page
 _DIGITS = re.compile(r"\d+")
 PAGE_NUMBER = re.compile(r"^[-–—\s]*(#|第#页|第 # 页|#/#|# / #|page #|Page #)[-–—\s]*$")

@@ -48,7 +48,7 @@ import re
 
 from mappings.statements import title_statement
 from schema.models import DocumentInfo, Page, SearchUnit, SectionSpan
-from schema.page_text import HEADER_EDGE, repeated_lines, turn_speaker
+from schema.page_text import HEADER_EDGE, repeated_lines, strip_span, turn_speaker
 
 UNIT_TARGET = 220.0  # word equivalents per search unit
 UNIT_MAX_TARGET = 300.0  # a page is split so no unit's target exceeds this
@@ -212,15 +212,6 @@ _LEVELS = [(_SENTENCE_END, 3), (_LINE, 2), (_SOFT, 1)]
 _STRENGTH_COST = {3: 0.0, 2: 0.12, 1: 0.3, 0: 0.6}
 
 
-def _strip(text: str, start: int, end: int) -> tuple[int, int]:
-    """``(start, end)`` without the whitespace at either end."""
-    while start < end and text[start].isspace():
-        start += 1
-    while end > start and text[end - 1].isspace():
-        end -= 1
-    return start, end
-
-
 def cut_page(text: str, start: int, end: int) -> list[tuple[int, int, float]]:
     """Cut ``text[start:end]`` into unit spans ``(char_start, char_end, words)``."""
     pieces: list[tuple[int, int, float, int]] = []
@@ -342,7 +333,7 @@ def chunk(
         else:
             kind = "narrative"
         cuts = [a, *sorted(c for c in starts.get(p.page, ()) if a < c < b), b]
-        spans = [span for lo, hi in zip(cuts, cuts[1:]) for span in cut_page(text, *_strip(text, lo, hi))]
+        spans = [span for lo, hi in zip(cuts, cuts[1:]) for span in cut_page(text, *strip_span(text, lo, hi))]
         for s, e, w in spans:
             # a prose page's piece that is mostly figures is a table the page layout did not show as one
             piece = "table" if kind == "narrative" and figure_share(text[s:e]) >= FIGURE_SHARE else kind
