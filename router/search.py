@@ -53,6 +53,9 @@ from warehouse.fiscal_labels import label_offsets
 # tuning R@5 among settings that lose at most one tuning question at R@20): bm25_tables 1.0 -> 0.5 took the tuning
 # half's R@5 / R@20 from 0.667 / 0.952 to 0.786 / 0.929, and the checking half's from 0.500 / 0.881 to 0.643 /
 # 0.833 (bench/financebench_retrieval.py). Table pages still come first when the question names a statement.
+# The grid again after BM25 word pairs (bench/fusion_grid.py, store of 2026-12-03): current weights tuning 0.810 /
+# 0.905, checking 0.643 / 0.881; the rule's pick (dense 1.0, statement 2.5) wins one tuning question at R@5 (0.833 /
+# 0.905) and loses four checking questions at R@20 (0.667 / 0.786): a one-question gain is noise, so not kept.
 FUSION_WEIGHTS = {"dense": 0.5, "bm25": 1.0, "bm25_tables": 0.5, "statement": 1.5}
 # Without statement pages in play (narrative answers), dense and BM25 weigh the same.
 PROSE_WEIGHTS = {"dense": 1.0, "bm25": 1.0}
