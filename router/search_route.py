@@ -69,7 +69,9 @@ class EvidenceSearcher:
         if not asked_section and lexical < 0.5 and self.pipeline.index.evidence_strength(query, applied) < self.min_evidence:
             return out  # neither the words nor the meaning of the question are found: too weak to answer
         out.widened = widening_note(filters, applied)
-        out.quarter_missing = bool(filters.get("fiscal_period")) and applied.get("fiscal_period") != filters["fiscal_period"]
+        asked = set(filters.get("fiscal_period") or ())
+        # (several companies are searched apart: the quarter is missing when no passage found is of it)
+        out.quarter_missing = bool(asked) and not any(h.payload.get("fiscal_period") in asked for h in hits)
         wanted = cues(plan.question)
         if broad:  # one passage per company, and only companies whose passage speaks of the topic
             found = set().union(*(roots(h.payload["text"]) for h in hits))  # words no passage has tell none apart
