@@ -57,16 +57,31 @@ def _tree_rss(pid: int) -> tuple[int, int]:
         return 0, 0
 
 
+def _rss_kinds(pid: int) -> dict[str, float]:
+    """The driver's resident memory by kind at a moment (GB): anonymous (heap, arenas, model weights) and the
+    rest (file-backed mappings such as memory-mapped segments, and shared memory), from ``smaps_rollup``."""
+    try:
+        fields = dict(line.split(":", 1) for line in Path(f"/proc/{pid}/smaps_rollup").read_text().splitlines()[1:])
+    except (OSError, ValueError):
+        return {}
+    kb = {k.strip(): int(v.split()[0]) for k, v in fields.items()}
+    anon = kb.get("Anonymous", 0)
+    return {"anon_gb": round(anon / 2**20, 3), "file_and_shared_gb": round((kb.get("Rss", 0) - anon) / 2**20, 3)}
+
+
 def run(mode: str, home: Path, paths: list[str], cluster: str | None = None) -> dict:
     cmd = [sys.executable, "-c", CHILD.format(repo=str(REPO)), mode, str(home), *paths, cluster or ""]
     t0 = time.perf_counter()
     proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     peak = [0, 0, 0.0]  # driver, tree, seconds at the driver's peak
+    kinds: dict[str, float] = {}  # the driver's RSS by kind near its peak
 
     def sample() -> None:
         while proc.poll() is None:
             own, total = _tree_rss(proc.pid)
             if own > peak[0]:
+                if own > peak[0] * 1.02:  # read the breakdown when the peak has grown, not at every byte
+                    kinds.update(_rss_kinds(proc.pid))
                 peak[0], peak[2] = own, time.perf_counter() - t0
             peak[1] = max(peak[1], total)
             time.sleep(0.25)
@@ -85,7 +100,7 @@ def run(mode: str, home: Path, paths: list[str], cluster: str | None = None) -> 
             "embedded_docs": len(embedded), "dense_s": (embedded[-1] - max(stored)) if embedded and stored else 0.0,
             "added": done["added"], "failed": done["failed"], "units": done["units"],
             "driver_peak_gb": peak[0] / 2**30, "tree_peak_gb": peak[1] / 2**30,
-            "driver_peak_at": _phase(peak[2], events)}
+            "driver_peak_at": _phase(peak[2], events), "driver_peak_kinds": kinds}
 
 
 def _phase(t: float, events: list[dict]) -> str:
