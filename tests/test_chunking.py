@@ -117,9 +117,30 @@ def test_small_pages_and_kinds():
     pages = [Page(page=1, text="Short cover page."), Page(page=2, text=_sentences(30))]
     units, _ = chunk(INFO.model_copy(update={"form": "transcript"}), pages, [], "call")
     assert sorted({u.page for u in units}) == [1, 2] and {u.kind for u in units} == {"transcript"}
+    grid = "\n".join(f"Line item {i} $ {i * 1000:,} $ {i * 900:,}" for i in range(1, 30))
+    pages[1] = Page(page=2, text=grid)
     units, _ = chunk(INFO, pages, [], "doc", table_pages={2})
     assert [u.kind for u in units if u.page == 1] == ["narrative"] and {u.kind for u in units if u.page == 2} == {"table"}
     assert units[0].section is None
+
+
+def test_prose_on_a_table_page_is_prose():
+    """An MD&A page prints its results table, then says what drove the figures: the table is a table unit, the
+    explanation a narrative one (dense vector, found by narrative questions); column headings and short label
+    lines stay with their grid."""
+    heading = "Results of Operations\nFiscal Years Ended December 31,\n(Amounts in millions) 2024 2023"
+    grid = "\n".join(f"Line item {i} $ {i * 1000:,} $ {i * 900:,}" for i in range(1, 25))
+    prose = _wrap(_sentences(12))
+    text = f"{heading}\n{grid}\nAssets:\n{grid}\n{prose}"
+    units, windows = chunk(INFO, [Page(page=1, text=text)], [], "doc", table_pages={1})
+    check_invariants(units, windows, [Page(page=1, text=text)])
+    kinds = [(u.kind, u.text) for u in units]
+    assert [k for k, _ in kinds] == ["table"] * (len(kinds) - 1) + ["narrative"]
+    assert kinds[-1][1] == prose and "Assets:" in "".join(t for k, t in kinds if k == "table")
+    # a grid's column headings run on for many lines but say no sentence: still the table's
+    headings = "\n".join(f"Column heading number {i} of the grid below" for i in range(12))
+    units, _ = chunk(INFO, [Page(page=1, text=f"{headings}\n{grid}")], [], "doc", table_pages={1})
+    assert {u.kind for u in units} == {"table"}
 
 
 def test_chinese_text_measured_by_characters():

@@ -55,6 +55,7 @@ UNIT_MAX_TARGET = 300.0  # a page is split so no unit's target exceeds this
 WINDOW_TARGET = 650.0  # word equivalents per context window
 CJK_WEIGHT = 220.0 / 400.0  # one CJK character in word equivalents
 PIECE_MAX = 60.0  # sentences longer than this are split further (at line breaks, then spaces)
+PROSE_RUN = 60.0  # word equivalents of consecutive non-numeric lines on a table page that make a prose passage
 
 _CJK_CLASS = "\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\u3040-\u30ff\uac00-\ud7af"
 _CJK = re.compile(f"[{_CJK_CLASS}]")
@@ -64,6 +65,7 @@ _WORD = re.compile(f"[^\\s{_CJK_CLASS}\u3000-\u303f\uff00-\uffef]+")
 # Boundaries, strongest first. Each regex matches the *separator*; a cut falls at its end.
 _SENTENCE_END = re.compile(r"(?<=[.?!;])\s+(?=\S)|(?<=[。！？；])\s*(?=\S)")
 _LINE = re.compile(r"\n")
+_SENTENCE_STOP = re.compile(r"[.?!;](?=\s)|[.?!;]$|[。！？；]")
 _SOFT = re.compile(r"(?<=[，,、：])\s*(?=\S)|\s+")
 # a unit of a prose page whose non-space characters are at least this share figures is a table in disguise (a
 # note's grid flattened by the text layer: "应收款项融资 5,071,356.73 1,502,056.10 ..."): kind "table", so it is
@@ -152,6 +154,39 @@ def is_table_page(text: str, min_lines: int = 5) -> bool:
     cjk = len(_CJK.findall(text))
     share = 0.35 if cjk * CJK_WEIGHT > 0.5 * words(text) else 0.5
     return n >= share * len(lines)
+
+
+def prose_runs(text: str, start: int, end: int, min_words: float = PROSE_RUN) -> list[tuple[int, int]]:
+    """The spans of ``text[start:end]`` that are prose on a table page: runs of consecutive lines none of which is
+    mostly numbers (``_numeric_line``), of at least ``min_words`` word equivalents and with at least one sentence
+    end. An MD&A page prints its results table and then says what drove them; a note prints a grid and then
+    explains it. Label lines between rows ("Assets:", a wrapped statement label) and a grid's column headings
+    are short or have no sentence, and stay with their table. Figures left between or beside prose runs that are
+    too few for a unit of their own (a subtotal line between two paragraphs) join the prose."""
+    runs: list[list[int]] = []
+    run_start, run_words, pos = None, 0.0, start
+    for line in text[start:end].split("\n"):
+        if line.strip() and _numeric_line(line):
+            if run_start is not None and run_words >= min_words and _SENTENCE_STOP.search(text, run_start, pos):
+                runs.append([run_start, pos])
+            run_start, run_words = None, 0.0
+        elif line.strip():
+            run_start = pos if run_start is None else run_start
+            run_words += words(line)
+        pos += len(line) + 1
+    if run_start is not None and run_words >= min_words and _SENTENCE_STOP.search(text, run_start, end):
+        runs.append([run_start, end])
+    merged: list[list[int]] = []
+    for run in runs:
+        if merged and words(text[merged[-1][1]:run[0]]) < min_words:
+            merged[-1][1] = run[1]
+        else:
+            merged.append(run)
+    if merged and words(text[start:merged[0][0]]) < min_words:
+        merged[0][0] = start
+    if merged and words(text[merged[-1][1]:end]) < min_words:
+        merged[-1][1] = end
+    return [strip_span(text, a, b) for a, b in merged]
 
 
 def figure_share(text: str) -> float:
@@ -332,11 +367,16 @@ def chunk(
             kind = "table"
         else:
             kind = "narrative"
-        cuts = [a, *sorted(c for c in starts.get(p.page, ()) if a < c < b), b]
+        # a table page's prose (what drove the figures above it) is cut apart from its grids and is prose
+        prose = prose_runs(text, a, b) if kind == "table" else []
+        edges = {c for c in starts.get(p.page, ()) if a < c < b} | {c for run in prose for c in run if a < c < b}
+        cuts = [a, *sorted(edges), b]
         spans = [span for lo, hi in zip(cuts, cuts[1:]) for span in cut_page(text, *strip_span(text, lo, hi))]
         for s, e, w in spans:
             # a prose page's piece that is mostly figures is a table the page layout did not show as one
             piece = "table" if kind == "narrative" and figure_share(text[s:e]) >= FIGURE_SHARE else kind
+            if kind == "table" and any(lo <= s and e <= hi for lo, hi in prose):
+                piece = "narrative"
             statement = (page_statements.get(p.page) or title_statement(text)) if piece == "table" else None
             raw.append((p.page, s, e, w, piece, section_of(p.page, s), statement))
 
