@@ -28,7 +28,8 @@
 * ``kind`` is ``"transcript"`` for ``info.form == "transcript"``; ``"table"`` for pages in
   ``table_pages`` / ``page_statements``, pages where most lines are mostly numbers (statements) and units of
   other pages whose characters are mostly figures (``FIGURE_SHARE``: a grid the text layer flattened); otherwise
-  ``"narrative"``. A table page's ``statement`` (income / balance / cashflow / equity) is the one its facts
+  ``"narrative"``. A table page's prose (``prose_runs``: the MD&A sentences under a results table, a note's text
+  under its grid) is cut apart from the grids and is ``"narrative"``. A table page's ``statement`` (income / balance / cashflow / equity) is the one its facts
   come from (``page_statements``), else the statement title heading the page
   (``mappings.statements.title_statement``), else ``None``.
 * Transcripts (``form == "transcript"``): pages are speaker turns, so a unit never spans two turns and
