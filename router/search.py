@@ -56,6 +56,10 @@ from warehouse.fiscal_labels import label_offsets
 # The grid again after BM25 word pairs (bench/fusion_grid.py, store of 2026-12-03): current weights tuning 0.810 /
 # 0.905, checking 0.643 / 0.881; the rule's pick (dense 1.0, statement 2.5) wins one tuning question at R@5 (0.833 /
 # 0.905) and loses four checking questions at R@20 (0.667 / 0.786): a one-question gain is noise, so not kept.
+# A proximity second look was tried and not kept (store of 2026-12-03 with prose runs on table pages): adding w x
+# (the share of the question's rarity-weighted words held by a unit's best one or two sentences, + 1 when they hold
+# the kind of answer asked for) to the fused scores gave tuning R@5 / R@20 0.810 / 0.929 (w 0.003), 0.833 / 0.905
+# (0.006), 0.786 / 0.905 (0.012), 0.738 / 0.905 (0.024) against 0.833 / 0.929 without it, and cost ~4x the latency.
 FUSION_WEIGHTS = {"dense": 0.5, "bm25": 1.0, "bm25_tables": 0.5, "statement": 1.5}
 # Without statement pages in play (narrative answers), dense and BM25 weigh the same.
 PROSE_WEIGHTS = {"dense": 1.0, "bm25": 1.0}
