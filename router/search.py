@@ -185,12 +185,14 @@ def widenings(filters: dict, any_year: bool = True) -> list[dict]:
 
 
 def content_query(plan: QueryPlan) -> str:
-    """The question without what became filters (company names, periods, "earnings call", "10-K") and question
-    words, so BM25 ranks by the topic, not by boilerplate that repeats the company and period on every page."""
+    """The question without what became filters (company names, periods, "earnings call", "10-K"), question
+    words and the words that ask for a quote ("which companies mentioned"), so BM25 ranks by the topic, not by boilerplate that repeats the company and period on every page."""
     text = fold(plan.question)
     for piece in [c.matched for c in plan.companies] + [p.matched for p in plan.periods if p.matched]:
         text = text.replace(fold(piece), " ")
     text = filter_words().sub(" ", text)
+    for asks in ("broad", "quote_verbs"):  # "which companies", "mentioned", 提及: how it is asked, not what about
+        text = words(asks).sub(" ", text)
     text = re.sub(r"(?<![A-Za-z])['’]s\b", " ", text)  # the possessive left behind by a removed name
     text = re.sub(r"\s+", " ", text).strip(" ?？，,。")
     return text if tokenize(text) else plan.question
