@@ -186,7 +186,8 @@ def widenings(filters: dict, any_year: bool = True) -> list[dict]:
 
 def content_query(plan: QueryPlan) -> str:
     """The question without what became filters (company names, periods, "earnings call", "10-K"), question
-    words and the words that ask for a quote ("which companies mentioned"), so BM25 ranks by the topic, not by boilerplate that repeats the company and period on every page."""
+    words and the words that ask for a quote ("which companies mentioned"), so BM25 ranks by the topic, not by
+    boilerplate that repeats the company and period on every page."""
     text = fold(plan.question)
     for piece in [c.matched for c in plan.companies] + [p.matched for p in plan.periods if p.matched]:
         text = text.replace(fold(piece), " ")

@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 
 from schema.page_text import strip_span
-from vectorstore.text_measure import _CJK, CJK_WEIGHT, words
+from vectorstore.text_measure import CJK, CJK_WEIGHT, words
 
 PROSE_RUN = 60.0  # word equivalents of consecutive non-numeric lines on a table page that make a prose passage
 # a unit of a prose page whose non-space characters are at least this share figures is a table in disguise (a
@@ -47,7 +47,7 @@ def is_table_page(text: str, min_lines: int = 5) -> bool:
     if len(lines) < min_lines:
         return False
     n = sum(1 for x in lines if _numeric_line(x))
-    cjk = len(_CJK.findall(text))
+    cjk = len(CJK.findall(text))
     share = 0.35 if cjk * CJK_WEIGHT > 0.5 * words(text) else 0.5
     return n >= share * len(lines)
 
