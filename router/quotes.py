@@ -115,13 +115,18 @@ def topic_terms(query: str) -> set[str]:
             if t not in never and not any(p.regex.fullmatch(t) for p in asks)}
 
 
-def mentions(text: str, topic: dict[str, float]) -> bool:
-    """Whether a passage holds at least :data:`TOPIC_SHARE` of the topic words' weight (no topic: yes)."""
+def topic_share(text: str, topic: dict[str, float]) -> float:
+    """The share of the topic words' weight a passage holds (no topic: 1)."""
     total = sum(topic.values())
     if not total:
-        return True
+        return 1.0
     found = roots(text)
-    return sum(w for t, w in topic.items() if t in found) >= TOPIC_SHARE * total
+    return sum(w for t, w in topic.items() if t in found) / total
+
+
+def mentions(text: str, topic: dict[str, float]) -> bool:
+    """Whether a passage holds at least :data:`TOPIC_SHARE` of the topic words' weight (no topic: yes)."""
+    return topic_share(text, topic) >= TOPIC_SHARE
 
 
 def cues(question: str) -> list[re.Pattern]:
@@ -141,9 +146,17 @@ def best_quote(text: str, weights: dict[str, float], wanted: list[re.Pattern] | 
                max_chars: int = MAX_CHARS) -> tuple[int, int]:
     """The span of the 1-2 consecutive sentences of ``text`` that answer best: the weight of the question words
     they hold, the kind of answer asked for, some substance (a heading alone is no quote), not too long."""
+    a, b, _score = scored_quote(text, weights, wanted, max_chars)
+    return a, b
+
+
+def scored_quote(text: str, weights: dict[str, float], wanted: list[re.Pattern] | None = None,
+                 max_chars: int = MAX_CHARS) -> tuple[int, int, float]:
+    """:func:`best_quote` with its score (how well the quoted sentences answer; comparable across passages quoted
+    with the same ``weights``)."""
     spans = sentences(text)
     if not spans:
-        return 0, len(text)
+        return 0, len(text), 0.0
     common = min(weights.values()) if weights else 1.0
     best, best_score = spans[0], -1.0
     for i, (a, _b) in enumerate(spans):
@@ -165,4 +178,4 @@ def best_quote(text: str, weights: dict[str, float], wanted: list[re.Pattern] | 
     a, b = best
     if b - a > max_chars:  # one long sentence: keep its head
         b = a + max_chars
-    return strip_span(text, a, b)
+    return (*strip_span(text, a, b), best_score)

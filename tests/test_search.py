@@ -153,10 +153,13 @@ def test_filters_applied_are_the_filters_that_found_the_hits(f):
 def test_ask_and_search_share_one_pipeline(f):
     # the search route quotes from what the one pipeline finds for the same plan (evidence: prose and calls only)
     from router.search import EVIDENCE
+    from router.search_route import LOOK
 
     plan = f.plan("What did Walmart say about pricing in the earnings call?")
-    hits, applied = f.searcher.run(plan, EVIDENCE, k=8, per_company=None)  # what the route asks for one company
+    # what the route asks for one company: LOOK x 8 passages, of which it quotes the 4 best-ranked and 4 more
+    hits, applied = f.searcher.run(plan, EVIDENCE, k=8 * LOOK, per_company=None)
     answer = f.ask("What did Walmart say about pricing in the earnings call?")
     assert answer.status == "answered" and applied["kind"] == ["transcript"]
-    assert {(p.source["document_id"], p.source["page"]) for p in answer.passages} <= \
-        {(h.payload["document_id"], h.payload["page"]) for h in hits}
+    quoted = [(p.source["document_id"], p.source["page"]) for p in answer.passages]
+    found = [(h.payload["document_id"], h.payload["page"]) for h in hits]
+    assert len(quoted) == 8 and set(quoted) <= set(found) and quoted[:4] == found[:4]
