@@ -1,7 +1,8 @@
-"""Shared bits of the bench scripts: where the corpus is, a median, a printed table."""
+"""Shared bits of the bench scripts: where the corpus is, the FinanceBench dev questions, a median, a printed table."""
 
 from __future__ import annotations
 
+import json
 import os
 import statistics
 import sys
@@ -17,6 +18,17 @@ def corpus_root() -> Path:
     if not root.exists():
         sys.exit(f"corpus not found at {root}: set FILINGS_CORPUS")
     return root
+
+
+def financebench_dev() -> list[dict]:
+    """The FinanceBench dev questions (``us/financebench/questions_dev.jsonl``), one dict per line."""
+    path = corpus_root() / "us" / "financebench" / "questions_dev.jsonl"
+    return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+
+
+def evidence_pages(question: dict) -> set[tuple[str, int]]:
+    """A dev question's evidence pages as (doc_name, page): ``evidence_page_num`` is 0-indexed, our pages 1-based."""
+    return {(e.get("doc_name") or question["doc_name"], int(e["evidence_page_num"]) + 1) for e in question["evidence"]}
 
 
 def median(values: list[float]) -> float:

@@ -13,11 +13,10 @@ best-answering rest). The store is the one `bench/financebench_retrieval.py` bui
 from __future__ import annotations
 
 import argparse
-import json
 import logging
 from collections import defaultdict
 
-from common import REPO, corpus_root, print_table
+from common import REPO, evidence_pages, financebench_dev, print_table
 from financebench_retrieval import split
 
 from filings import Filings
@@ -32,8 +31,7 @@ def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--home", default=str(REPO / ".bench" / "shared"))
     args = ap.parse_args()
-    fb = corpus_root() / "us" / "financebench"
-    questions = [json.loads(line) for line in (fb / "questions_dev.jsonl").read_text().splitlines() if line.strip()]
+    questions = financebench_dev()
     halves = split(questions)
     default = search_route.LOOK
     found: dict[tuple[int, str], list[bool]] = defaultdict(list)
@@ -42,7 +40,7 @@ def main() -> None:
         for look in LOOKS:
             search_route.LOOK = look
             for q in questions:
-                evidence = {(q["doc_name"], int(e["evidence_page_num"]) + 1) for e in q["evidence"]}
+                evidence = evidence_pages(q)
                 plan = router.planner.plan(q["question"])
                 passages = router.searcher(plan, filters_for(plan))
                 cited = {(p.source["doc_name"], p.source["page"]) for p in passages}

@@ -17,13 +17,12 @@ checking half is the figure that counts.
 from __future__ import annotations
 
 import argparse
-import json
 import logging
 import time
 from collections import defaultdict
 from pathlib import Path
 
-from common import REPO, corpus_root, print_table
+from common import REPO, corpus_root, evidence_pages, financebench_dev, print_table
 
 from filings import Filings
 
@@ -77,7 +76,7 @@ def main() -> None:
                         "rest of the shared store")
         units = sum(f.index.engine.count(name) for _m, name in f.index.collections())
         print(f"search units in the store: {units:,}", flush=True)
-        questions = [json.loads(line) for line in (fb / "questions_dev.jsonl").read_text().splitlines() if line.strip()]
+        questions = financebench_dev()
         doc_ids = dict(f.con.execute("SELECT doc_name, document_id FROM documents").fetchall())
         missing = sorted({q["doc_name"] for q in questions} - set(doc_ids))
         if missing:
@@ -89,7 +88,7 @@ def main() -> None:
         results: dict[str, list[tuple[str, dict]]] = defaultdict(list)
         latencies = []
         for q in questions:
-            evidence = {(q["doc_name"], int(e["evidence_page_num"]) + 1) for e in q["evidence"]}
+            evidence = evidence_pages(q)
             for mode, kw in modes.items():
                 t0 = time.perf_counter()
                 if mode == "inside the right document":

@@ -11,10 +11,9 @@ from __future__ import annotations
 
 import argparse
 import itertools
-import json
 import logging
 
-from common import REPO, corpus_root, print_table
+from common import REPO, evidence_pages, financebench_dev, print_table
 from financebench_retrieval import split
 
 import router.search as search
@@ -26,7 +25,7 @@ GRID = {"dense": (0.25, 0.5, 1.0), "bm25": (0.5, 1.0), "bm25_tables": (0.5, 1.0,
 def recall(f: Filings, questions: list[dict], halves: dict[str, str]) -> dict[str, tuple[float, float]]:
     got: dict[str, list[tuple[bool, bool]]] = {"tuning": [], "checking": []}
     for q in questions:
-        evidence = {(q["doc_name"], int(e["evidence_page_num"]) + 1) for e in q["evidence"]}
+        evidence = evidence_pages(q)
         ranked = [(h["doc_name"], h["page"]) for h in f.search(q["question"], k=20)["hits"]]
         first = next((i for i, hit in enumerate(ranked) if hit in evidence), None)
         got[halves[q["company"]]].append((first is not None and first < 5, first is not None))
@@ -38,8 +37,7 @@ def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--home", default=str(REPO / ".bench" / "shared"))
     args = ap.parse_args()
-    fb = corpus_root() / "us" / "financebench"
-    questions = [json.loads(x) for x in (fb / "questions_dev.jsonl").read_text().splitlines() if x.strip()]
+    questions = financebench_dev()
     halves = split(questions)
     current = dict(search.FUSION_WEIGHTS)
     rows = []
