@@ -34,7 +34,7 @@ def unsupported_numbers(answer: Answer) -> list[str]:
         allowed |= {str(r.fiscal_year), r.stock_code, str(r.fiscal_year_label)}
         for src in [r.source, *(r.source.get("also_in") or [])]:  # every report the value is cited from
             allowed |= numbers_in(str(src.get("page"))) | numbers_in(src.get("doc_name", ""))
-        allowed |= numbers_in(str(r.period_end))
+        allowed |= numbers_in(str(r.period_end)) | numbers_in(r.fiscal_period)  # "9M 2024": a period's name
         allowed |= numbers_in(r.stock_code) | numbers_in(r.original_label or "")
         if r.converted:
             allowed |= _forms(r.converted["value"].replace(",", "")) | _forms(r.converted["fx_rate"])

@@ -241,3 +241,8 @@ def test_number_check_catches_numbers_not_in_rows():
     twice = good.model_copy(update={"rows": [cited], "answer": good.answer + " [x-2024 p3; x-20240630 " + also["page"] + "]"})
     assert unsupported_numbers(twice) == []
     assert unsupported_numbers(twice.model_copy(update={"answer": twice.answer + " up 7%"})) == ["7"]
+    # a nine-month period is named "9M": its 9 is the period's name, not a figure; another 9 still is one
+    nine = good.model_copy(update={"rows": [row.model_copy(update={"fiscal_period": "9M"})],
+                                   "answer": "X revenue 9M 2024: USD 1,000"})
+    assert unsupported_numbers(nine) == []
+    assert unsupported_numbers(good.model_copy(update={"answer": "X revenue 9M 2024: USD 1,000"})) == ["9"]
