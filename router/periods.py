@@ -111,6 +111,14 @@ def find_periods(question: str) -> tuple[list[PeriodRef], int | None]:
         end, span = _date(m.groups()[1:]), _span(m.group(1))
         if end and span:
             add(m, None, None if span == "Q" else span, period_end=end, span=span, fiscal="fiscal" in m.group(1).lower())
+    # ... ended in a month: "nine months ended October 2024", "the six months ending June 2025" (placed by the month)
+    for m in re.finditer(r"\b((?:fiscal\s+)?(?:years?|quarters?|three\s+months|six\s+months|nine\s+months|twelve\s+months|"
+                         r"3\s+months|6\s+months|9\s+months|12\s+months|half[- ]years?|quarterly\s+period))\s+"
+                         r"end(?:ed|ing)\s+(?:in\s+)?" + _MONTH + r"\s+" + _YEAR + r"\b", text, re.I):
+        span = _span(m.group(1))
+        if span:
+            end = _month_end(int(m.group(3)), _MONTHS[m.group(2).lower().rstrip(".")])
+            add(m, None, None if span == "Q" else span, period_end=end, span=span, fiscal="fiscal" in m.group(1).lower())
     for m in re.finditer(r"截至\s?" + _ZH_DATE + r"\s?(?:止)?\s?(?:的)?\s?(年度|九个月|九個月|六个月|六個月|半年度|三个月|三個月|季度)",
                          text):
         end, span = _date(m.groups()[:3]), _span(m.group(4).replace("個", "个"))
@@ -149,18 +157,21 @@ def find_periods(question: str) -> tuple[list[PeriodRef], int | None]:
             add(m, year, period, instant=True, fiscal=bool(re.search(r"fiscal|FY|财年|財年", m.group(0), re.I)))
     # 3. quarters, half years, nine months, years
     patterns: list[tuple[str, callable]] = [
-        (r"\b(?:year[- ]to[- ]date|YTD)\s+(?:Q([1-4])|through\s+(?:the\s+)?(first|second|third|fourth)\s+quarter(?:\s+of)?)\s+"
+        (r"\b(?:year[- ]to[- ]date|YTD)\s+(?:(?:through|thru|to|as\s+of)\s+(?:the\s+)?(?:end\s+of\s+(?:the\s+)?)?)?"
+         r"(?:F?Q([1-4])|(first|second|third|fourth|1st|2nd|3rd|4th)\s+(?:fiscal\s+)?quarter)(?:\s+of)?\s+"
          + fiscal_words + r"?'?((?:19|20)\d\d|\d\d)\b",
          lambda m: (_year(m.group(3)), _YTD_OF_QUARTER[int(m.group(1)) if m.group(1) else _ORD[m.group(2).lower()]])),
+        (r"\bF?Q([1-4])\s?(?:of\s+)?" + fiscal_words + r"?'?((?:19|20)\d\d|\d\d)\s+(?:year[- ]to[- ]date|YTD)\b",
+         lambda m: (_year(m.group(2)), _YTD_OF_QUARTER[int(m.group(1))])),
         (r"\b([1-4])Q\s?(?:FY\s?)?'?(\d{4}|\d{2})\b", lambda m: (_year(m.group(2)), f"Q{m.group(1)}")),
         (r"\bF?Q([1-4])\s?(?:of\s+)?" + fiscal_words + r"?'?(\d{4}|\d{2})\b", lambda m: (_year(m.group(2)), f"Q{m.group(1)}")),
-        (r"\b" + fiscal_words + r"?'?((?:19|20)\d\d|\d\d)\s?Q([1-4])\b", lambda m: (_year(m.group(1)), f"Q{m.group(2)}")),
+        (r"\b" + fiscal_words + r"?'?((?:19|20)\d\d|\d\d)\s?Q([1-4])(?![0-9A-Za-z])", lambda m: (_year(m.group(1)), f"Q{m.group(2)}")),
         (r"\b(?:fiscal\s+)?(first|second|third|fourth|1st|2nd|3rd|4th)\s+(?:fiscal\s+)?quarter\s+(?:of\s+)?" + fiscal_words + r"?'?"
          r"((?:19|20)\d\d|\d\d)\b", lambda m: (_year(m.group(2)), f"Q{_ORD[m.group(1).lower()]}")),
         (r"\b" + fiscal_words + r"?" + _YEAR + r"\s+(first|second|third|fourth)\s+(?:fiscal\s+)?quarter\b",
          lambda m: (int(m.group(1)), f"Q{_ORD[m.group(2).lower()]}")),
         (_YEAR + r"\s?(?:年度?|财年|財年)?\s?(?:第\s?)?([一二三四1-4])\s?季(?:度)?(?!末)", lambda m: (int(m.group(1)), f"Q{_num(m.group(2))}")),
-        (_YEAR + r"\s?年?\s?Q([1-4])\b", lambda m: (int(m.group(1)), f"Q{m.group(2)}")),
+        (_YEAR + r"\s?年?\s?Q([1-4])(?![0-9A-Za-z])", lambda m: (int(m.group(1)), f"Q{m.group(2)}")),
         # half years and nine months
         (_YEAR + r"\s?年?(?:度)?\s?(?:上半年|半年度|中期|半年|1\s?[-—–~至]\s?6\s?月)", lambda m: (int(m.group(1)), "H1")),
         (r"\b(?:H1|1H|first\s+half(?:\s+of)?|interim|six\s+months\s+of)\s?(?:" + fiscal_words + r")?'?((?:19|20)\d\d|\d\d)\b",

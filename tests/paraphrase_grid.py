@@ -133,6 +133,12 @@ def period_phrases(fye: int, market: str) -> list[tuple[str, str, tuple, bool | 
             ytd = {1: f"Q{q}", 2: "H1", 3: "9M", 4: "FY"}[q]
             out.append((f"the {span} ended {_en_date(end)}", f"截至{end.year}年{end.month}月{end.day}日止"
                         + {1: "三个月", 2: "六个月", 3: "九个月", 4: "年度"}[q], (y, ytd), None))
+            if q in (2, 3):  # named by the month alone, and year to date through a quarter
+                month = f"{calendar.month_name[end.month]} {end.year}"
+                zh = f"{y}年1-{3 * q}月"
+                out += [(f"the {span} ending {month}", zh, (y, ytd), None),
+                        (f"year-to-date through Q{q} fiscal {y}", zh, (y, ytd), True),
+                        (f"Q{q} {y} YTD", zh, (y, ytd), None)]
             instant = "FY" if q == 4 else ("H1" if q == 2 and market != "US" else f"Q{q}")
             out.append((f"as of {_en_date(end)}", f"{end.year}年{end.month}月{end.day}日", (y, instant), None))
             out.append((f"the {calendar.month_name[end.month]} {end.year} quarter", f"{y}年第{_CN_Q[q]}季度",
