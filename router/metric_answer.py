@@ -23,6 +23,9 @@ LIMITED_COVERAGE = 5  # fewer documents than this for a company -> a caveat
 # Asked for one, shown with the other: "净利润" / net income is read as both the consolidated figure and
 # the parent's share, so neither reading is silently chosen.
 COMPANIONS = {"net_income": ["net_income_parent"]}
+# Asked for one and not stored, shown with the other and said so: a filer that prints only its consolidated net
+# income (no non-controlling interests) has no separate parent's share; the answer names the figure it shows.
+FALLBACKS = {"net_income_parent": ["net_income"]}
 
 
 @dataclass
@@ -151,7 +154,8 @@ class MetricAnswerer:
         op = analysis().operation(plan.question)
         company_ids = [c.company_id for c in plan.companies]
         wanted = list(dict.fromkeys(m for mid in plan.metrics for m in [mid, *COMPANIONS.get(mid, [])]))
-        index = S.index_rows(S.fetch(self.con, company_ids, S.base_metrics_of(wanted)))
+        fallbacks = [m for mid in plan.metrics for m in FALLBACKS.get(mid, []) if m not in wanted]
+        index = S.index_rows(S.fetch(self.con, company_ids, S.base_metrics_of(wanted + fallbacks)))
         values: list[S.Value] = []
         gaps: list[str] = []
         available: list[str] = []
@@ -159,9 +163,17 @@ class MetricAnswerer:
             keys = [k for k in index if k[0] == cid]
             for metric in wanted:
                 found, missing = self._metric_values(plan, op, keys, metric, index)
+                shown = ""
+                if not found and metric in plan.metrics:
+                    for alt in (m for m in FALLBACKS.get(metric, []) if m not in wanted):
+                        found, _ = self._metric_values(plan, op, keys, alt, index)
+                        if found:
+                            shown = f"; {alt} shown instead"
+                            break
                 values += [v for v in found if all(v is not x for x in values)]
-                if (missing or not found) and metric in plan.metrics:
-                    gaps.append(f"{metric} for {cid}" + (f" ({'; '.join(missing)})" if missing else ""))
+                if (missing or not found or shown) and metric in plan.metrics:
+                    gaps.append(f"{metric} for {cid}" + (f" ({'; '.join(missing)}{shown})" if missing else
+                                                         f" ({shown[2:]})" if shown else ""))
                     periods = [f"{p}{y}" for y, p in sorted({(k[2], k[3]) for k in keys if S.metric_at(metric, k, index)})]
                     available.append(f"{cid} {metric}: " + (", ".join(periods[-8:]) if periods else "none"))
         return values, gaps, available

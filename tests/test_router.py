@@ -91,6 +91,7 @@ def test_relative_periods():
     ("2024年末资产总额", ["total_assets"]), ("负债总计", ["total_liabilities"]), ("股东权益总额", ["total_equity"]),
     # 收入 / 收益 / 溢利 name a metric standing alone (HK statements in Chinese print 收益 for revenue), never inside
     # a compound
+    ("纯利", ["net_income"]), ("股東應佔純利", ["net_income_parent"]),
     ("集團2021年度收入", ["revenue"]), ("本年度的收益", ["revenue"]), ("截至3月31日止年度溢利", ["net_income"]),
     ("净利润和收入", ["net_income", "revenue"]), ("股東應佔溢利", ["net_income_parent"]),
     ("利息收入", []), ("其他收益", []), ("投资收益率", []), ("收益表", []),
