@@ -12,6 +12,7 @@ from collections.abc import Callable
 
 from mappings.analysis import analysis
 from mappings.metrics import metrics, ratios
+from router.search import REPORT_PERIODS
 from router.search_route import filters_for
 from schema.models import Passage, QueryPlan
 
@@ -22,6 +23,10 @@ LABEL_NUMBER_WINDOW = 80
 _NUMBER = re.compile(r"\(?-?\$?\s?\d[\d,]*(?:\.\d+)?%?\)?")
 _YEAR = re.compile(r"^\(?(?:19|20)\d\d\)?$")
 _CJK = re.compile(r"[\u4e00-\u9fff]")
+# between a Chinese label and its figure: spacing, punctuation, a unit or currency, a linking word (为, 达, 约 ...);
+# any other Chinese makes the label part of a longer term or the figure another one's
+_CJK_GAP = re.compile(r"[\s:：,，、()（）\[\]【】/\-—–%％$¥￥A-Za-z]*(?:(?:为|是|达到|达|约|共计|合计|人民币|港币|港元|美元|"
+                      r"万元|亿元|千元|百万元|元)[\s:：,，()（）%％]*)*")
 
 
 def labels_of(metric: str) -> list[str]:
@@ -42,13 +47,16 @@ def figure_span(text: str, labels: list[str]) -> tuple[int, int] | None:
     """(start, end) of a label followed by its figure within LABEL_NUMBER_WINDOW characters, else None."""
     lower = text.casefold()
     for label in labels:
-        pattern = re.escape(label) if _CJK.search(label) else r"(?<![\w&])" + re.escape(label) + r"(?![\w&])"
+        cjk = bool(_CJK.search(label))
+        pattern = re.escape(label) if cjk else r"(?<![\w&])" + re.escape(label) + r"(?![\w&])"
         for m in re.finditer(pattern, lower):
             window = text[m.end(): m.end() + LABEL_NUMBER_WINDOW]
             for n in _NUMBER.finditer(window):
                 token = n.group(0).strip()
                 if _YEAR.match(token) or not any(ch.isdigit() for ch in token):
                     continue  # a year heading is no figure
+                if cjk and not _CJK_GAP.fullmatch(window[: n.start()]):
+                    break  # Chinese runs on without spaces: 总资产收益率 0.77 is not 总资产's figure
                 return m.start(), m.end() + n.end()
     return None
 
@@ -77,11 +85,21 @@ FIGURE_KINDS = ["narrative", "table"]
 
 
 def search_for_figures(searcher: Callable, plan: QueryPlan) -> list[Passage]:
-    """Passages printing the figures of the plan's metrics, from any page of a filing (statements included)."""
+    """Passages printing the figures of the plan's metrics, from any page of a filing (statements included) of the
+    asked period's reports: a year's figure from an annual report (or a fourth-quarter release), a quarter's from
+    that quarter's report; the next year's report of the same period prints it as a comparative. A report of
+    another period prints other figures under the same label (an interim's half-year margin, an annual report's
+    year-end assets for a quarter-end question): when only those are found, nothing is quoted."""
     filters = dict(filters_for(plan.model_copy(update={"sections": []})), kind=FIGURE_KINDS)
+    asked = {p.fiscal_period or "FY" for p in plan.periods if p.fiscal_year}
+    if asked:
+        filters["fiscal_period"] = sorted({r for p in asked for r in REPORT_PERIODS.get(p, ["FY", "Q4"])})
     found: list[Passage] = []
     for metric in plan.metrics:
-        found += figure_passages(searcher(plan.model_copy(update={"sections": []}), filters), metric)
+        evidence = searcher(plan.model_copy(update={"sections": []}), filters)
+        if asked and getattr(evidence, "widened", None):
+            continue  # found only outside the asked period's reports
+        found += figure_passages(evidence, metric)
     return found
 
 

@@ -26,3 +26,33 @@ def test_a_call_is_not_a_printed_figure(home):
     assert answer.plan["metrics"] == ["revenue"]
     assert answer.status == "no_data", answer.answer
     assert not answer.passages
+
+
+@pytest.fixture(scope="module")
+def annual_only(tmp_path_factory):
+    home = tmp_path_factory.mktemp("printed_figures_annual")
+    with Filings(home) as f:  # 金花股份's 2024 annual report alone: year-end balances, no quarter's report
+        assert not f.ingest(require_corpus("cn", "600080_jinhuagufen_2024_annual.pdf"), dense=False).failed
+    return home
+
+
+def test_another_periods_report_is_no_printed_figure(annual_only):
+    with Filings(annual_only, read_only=True) as f:
+        # the annual report prints 总资产 with its year-end figures; none of them is the balance at 30 September
+        text = " ".join(r[0] for r in f.con.execute("SELECT text FROM pages").fetchall())
+        assert "总资产" in text
+        answer = f.ask("金花股份2024年9月30日的总资产")
+    assert answer.plan["metrics"] == ["total_assets"]
+    assert answer.status == "no_data", answer.answer
+    assert not answer.passages and "FY2024" in answer.reason  # what the warehouse holds instead
+
+
+def test_a_chinese_label_inside_a_longer_term_has_no_figure():
+    from router.fallback import figure_span
+
+    labels = ["总资产", "毛利率"]
+    assert figure_span("总资产收益率 0.77", labels) is None  # return on assets, not assets
+    assert figure_span("主营业务毛利率\n由上年同期的 39.1%", labels) is None  # the comparative's margin
+    text = "总资产（人民币百万元） 5,769,270"
+    assert text[slice(*figure_span(text, labels))] == text
+    assert figure_span("总资产为1,234亿元", labels) is not None
