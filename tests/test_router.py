@@ -108,6 +108,7 @@ def test_metric_aliases(question, expected):
     ("What risk factors does Apple describe about its supply chain?", "narrative", "search"),
     ("金花股份的风险因素", "narrative", "search"),
     ("Why did Nvidia's revenue grow in fiscal 2025?", "mixed", "mixed"),
+    ("金花股份管理层如何解释2024年营业收入的变化？", "mixed", "mixed"),  # 解释: how management explains a figure
 ])
 def test_intent_and_route(planner, question, intent, route):
     plan = planner.plan(question)
