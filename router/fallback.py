@@ -20,7 +20,8 @@ from schema.models import Passage, QueryPlan
 # sentence ("a quick ratio of 0.54"). 80 characters hold a statement row's label-to-first-column gap and a
 # short phrase; further away the number belongs to something else.
 LABEL_NUMBER_WINDOW = 80
-_NUMBER = re.compile(r"\(?-?\$?\s?\d[\d,]*(?:\.\d+)?%?\)?")
+_NUMBER = re.compile(r"\(?-?\$?\s?\d[\d,]*(?:\.\d+)?%?\)?(?:\s?(?:million|billion|thousand|trillion)\b|亿元|万元|千元|亿|万|元)?",
+                     re.I)  # with the unit printed after it ("$3.2 billion")
 _YEAR = re.compile(r"^\(?(?:19|20)\d\d\)?$")
 _CJK = re.compile(r"[\u4e00-\u9fff]")
 # between a Chinese label and its figure: spacing, punctuation, a unit or currency, a linking word (为, 达, 约 ...);

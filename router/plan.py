@@ -10,9 +10,11 @@ import duckdb
 
 from mappings.metrics import metrics, ratios
 from mappings.vocabulary import ambiguous_metric_words, bare_metric_words, fold, market_measure_words, non_gaap_words, readings, section_words, words
+from router.calendar import company_named
 from router.entities import LATIN_AFTER, LATIN_BEFORE, Lexicon, build_lexicon, find_companies
 from router.periods import find_periods, resolve
-from schema.models import QueryPlan
+from schema.models import PeriodRef, QueryPlan
+from warehouse.fiscal_labels import label_offsets
 
 _CJK = re.compile(r"[\u4e00-\u9fff]")
 
@@ -118,6 +120,7 @@ class Planner:
         self.con = con
         self._lexicon: Lexicon | None = None
         self._calendars: dict[str, tuple[int, str | None]] = {}
+        self._offsets: dict[str, int] | None = None
 
     @property
     def lexicon(self) -> Lexicon:
@@ -138,11 +141,23 @@ class Planner:
             self._calendars[company_id] = (row[0] if row else 12, market[0] if market else None)
         return self._calendars[company_id]
 
+    def stored_years(self, companies: list, periods: list[PeriodRef]) -> list[PeriodRef]:
+        """Periods a company names by its own fiscal year ("fiscal 2022" of a January filer), with the year the
+        warehouse stores them under (``PeriodRef.stored_year``), when the named companies share one naming."""
+        if self._offsets is None:
+            self._offsets = label_offsets(self.con)
+        offsets = {self._offsets.get(c.company_id, 0) for c in companies}
+        if len(offsets) != 1 or not (offset := offsets.pop()):
+            return periods
+        return [p.model_copy(update={"stored_year": p.fiscal_year - offset}) if p.fiscal_year and company_named(p)
+                else p for p in periods]
+
     def plan(self, question: str) -> QueryPlan:
         companies = find_companies(question, self.lexicon)  # on folded text: 藥明康德 is 药明康德
         periods, last_n = find_periods(question)
         if any(p.period_end or p.instant for p in periods):  # dates: in the company's own fiscal calendar
             periods = resolve(periods, *self.calendar(companies[0].company_id if companies else None))
+        periods = self.stored_years(companies, periods)
         mentions = metric_mentions(question)
         metric_ids: list[str] = []
         notes: list[str] = []

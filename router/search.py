@@ -135,7 +135,7 @@ def filters_for(plan: QueryPlan, purpose: Purpose = EVIDENCE) -> dict:
         filters["report_type"] = forms
     if plan.companies:
         filters["company_id"] = [c.company_id for c in plan.companies]
-    years = sorted({p.fiscal_year for p in plan.periods if p.fiscal_year})
+    years = sorted({p.stored_year or p.fiscal_year for p in plan.periods if p.fiscal_year})
     if years:
         filters["fiscal_year"] = years
     sections = [s for s in plan.sections if s != "transcript"]

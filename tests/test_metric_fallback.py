@@ -16,7 +16,7 @@ from filings import Filings
 def f(tmp_path_factory):
     home = tmp_path_factory.mktemp("fallback_home")
     with Filings(home) as fx:
-        report = fx.ingest(require_corpus("us", "financebench", "pdfs", "ULTABEAUTY_2023Q4_EARNINGS.pdf"), index=False)
+        report = fx.ingest(require_corpus("us", "financebench", "pdfs", "ULTABEAUTY_2023Q4_EARNINGS.pdf"), dense=False)
         assert not report.failed
     fx = Filings(home, read_only=True)
     yield fx
@@ -29,3 +29,17 @@ def test_net_income_asked_is_answered_with_the_consolidated_figure_and_says_so(f
     rows = [(r.metric, Decimal(r.value), r.source["page"]) for r in a.rows]
     assert rows == [("net_income", Decimal("1242408000"), 8)]
     assert any("net_income_parent" in c and "net_income shown instead" in c for c in a.caveats)
+
+
+def test_a_fiscal_year_the_company_names_searches_the_year_it_ends_in(f):
+    # the release's fourth quarter of "fiscal 2022" ended January 28, 2023: stored under fiscal_year 2023
+    from router.search import filters_for
+
+    plan = f.plan("Ulta Beauty net sales in the fourth quarter of fiscal 2022")
+    assert [(p.fiscal_year, p.stored_year) for p in plan.periods] == [(2022, 2023)]
+    assert filters_for(plan)["fiscal_year"] == [2023]
+    calendar = f.plan("Ulta Beauty net sales in the fourth quarter of 2022")  # a calendar year: by period end
+    assert [p.stored_year for p in calendar.periods] == [None]
+    # asked for fiscal 2023 (ends January 2024, not in the warehouse): the fiscal 2022 release answers nothing
+    a = f.ask("Ulta Beauty Q4 fiscal 2023 net sales")
+    assert a.status == "no_data" and not a.passages
