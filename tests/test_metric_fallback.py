@@ -16,7 +16,8 @@ from filings import Filings
 def f(tmp_path_factory):
     home = tmp_path_factory.mktemp("fallback_home")
     with Filings(home) as fx:
-        report = fx.ingest(require_corpus("us", "financebench", "pdfs", "ULTABEAUTY_2023Q4_EARNINGS.pdf"), dense=False)
+        release = require_corpus("us", "financebench", "pdfs", "ULTABEAUTY_2023Q4_EARNINGS.pdf")
+        report = fx.ingest(release, dense=False)  # keywords only: the printed-figure search runs
         assert not report.failed
     fx = Filings(home, read_only=True)
     yield fx
