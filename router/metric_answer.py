@@ -227,8 +227,13 @@ class MetricAnswerer:
         standards = {v.standard for v in values if v.standard}
         if len(standards) > 1:
             caveats.append(f"different accounting standards: {' vs '.join(sorted(standards))}")
-        if any(v.restated for v in values):
+        restated = [v for v in values if v.restated]
+        if any(v.source_kind != "comparative" for v in restated):
             caveats.append("a value marked restated: reports of that period disagree; the period's own report is used")
+        later = sorted({f"{v.fiscal_period}{v.fiscal_year}" for v in restated if v.source_kind == "comparative"})
+        if later:
+            caveats.append(f"restated by a later report: {', '.join(later)} shown as last reported (the cited report); "
+                           "the period's own report printed another figure (table financial_metrics_as_reported)")
         for v in values:
             if v.fiscal_label is not None and v.fiscal_label != v.fiscal_year and not v.derived:
                 named = any(analysis().fiscal_named(p.matched) for p in plan.periods)
