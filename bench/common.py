@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import argparse
 import json
+import logging
 import os
 import statistics
 import sys
@@ -29,6 +31,14 @@ def financebench_dev() -> list[dict]:
 def evidence_pages(question: dict) -> set[tuple[str, int]]:
     """A dev question's evidence pages as (doc_name, page): ``evidence_page_num`` is 0-indexed, our pages 1-based."""
     return {(e.get("doc_name") or question["doc_name"], int(e["evidence_page_num"]) + 1) for e in question["evidence"]}
+
+
+def home_args(description: str | None = None) -> argparse.Namespace:
+    """The ``--home`` argument of a bench that reads a built store (default ``.bench/shared``); warnings off."""
+    logging.disable(logging.WARNING)
+    ap = argparse.ArgumentParser(description=description)
+    ap.add_argument("--home", default=str(REPO / ".bench" / "shared"))
+    return ap.parse_args()
 
 
 def median(values: list[float]) -> float:

@@ -12,11 +12,9 @@ best-answering rest). The store is the one `bench/financebench_retrieval.py` bui
 
 from __future__ import annotations
 
-import argparse
-import logging
 from collections import defaultdict
 
-from common import REPO, evidence_pages, financebench_dev, print_table
+from common import evidence_pages, financebench_dev, home_args, print_table
 from financebench_retrieval import split
 
 from filings import Filings
@@ -27,10 +25,7 @@ LOOKS = (1, 2, 3)
 
 
 def main() -> None:
-    logging.disable(logging.WARNING)
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--home", default=str(REPO / ".bench" / "shared"))
-    args = ap.parse_args()
+    args = home_args()
     questions = financebench_dev()
     halves = split(questions)
     default = search_route.LOOK

@@ -9,11 +9,9 @@ for every setting so that the choice can be audited, never to choose. Figures on
 
 from __future__ import annotations
 
-import argparse
 import itertools
-import logging
 
-from common import REPO, evidence_pages, financebench_dev, print_table
+from common import evidence_pages, financebench_dev, home_args, print_table
 from financebench_retrieval import split
 
 import router.search as search
@@ -33,10 +31,7 @@ def recall(f: Filings, questions: list[dict], halves: dict[str, str]) -> dict[st
 
 
 def main() -> None:
-    logging.disable(logging.WARNING)
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--home", default=str(REPO / ".bench" / "shared"))
-    args = ap.parse_args()
+    args = home_args()
     questions = financebench_dev()
     halves = split(questions)
     current = dict(search.FUSION_WEIGHTS)

@@ -135,7 +135,9 @@ def filters_for(plan: QueryPlan, purpose: Purpose = EVIDENCE) -> dict:
         filters["report_type"] = forms
     if plan.companies:
         filters["company_id"] = [c.company_id for c in plan.companies]
-    years = sorted({p.stored_year or p.fiscal_year for p in plan.periods if p.fiscal_year})
+    # a year the company names otherwise is searched both ways: analysts write Ulta's "FY2023" for the year that
+    # ends in January 2023 as often as for the company's own fiscal 2023 (PeriodRef.stored_year)
+    years = sorted({y for p in plan.periods if p.fiscal_year for y in (p.fiscal_year, p.stored_year) if y})
     if years:
         filters["fiscal_year"] = years
     sections = [s for s in plan.sections if s != "transcript"]

@@ -243,7 +243,7 @@ class PeriodRef(_Model):
     # quarter"); the planner places it in the company's fiscal calendar (router.periods.resolve)
     span: Literal["FY", "9M", "H1", "Q"] | None = None  # what a period named by its end date lasts
     # the warehouse's fiscal_year (the year the period ends in) of a year the one named company calls otherwise:
-    # Ulta's "fiscal 2022" ends in January 2023 (stored 2023); set by the planner, read by the search filters
+    # Ulta's "fiscal 2022" ends in January 2023 (stored 2023); set by the planner; search looks under both years
     stored_year: int | None = None
 
 

@@ -45,13 +45,13 @@ def home(tmp_path, monkeypatch) -> Path:
     return h
 
 
-def ingested_home(tmp_path_factory, name: str, docs) -> Path:
-    """A module's warehouse home with ``docs`` (corpus path parts) ingested without a search index; the
-    ingest must report no failure."""
+def ingested_home(tmp_path_factory, name: str, docs, **ingest) -> Path:
+    """A module's warehouse home with ``docs`` (corpus path parts) ingested, without a search index unless
+    ``ingest`` says otherwise (``dense=False``: keywords only); the ingest must report no failure."""
     from filings import Filings
 
     home = tmp_path_factory.mktemp(name)
     with Filings(home) as f:
-        report = f.ingest(*[require_corpus(*d) for d in docs], index=False)
+        report = f.ingest(*[require_corpus(*d) for d in docs], **(ingest or {"index": False}))
     assert not report.failed, [r.reason for r in report.failed]
     return home

@@ -8,18 +8,14 @@ from decimal import Decimal
 
 import pytest
 
-from conftest import require_corpus
+from conftest import ingested_home
 from filings import Filings
 
 
 @pytest.fixture(scope="module")
 def f(tmp_path_factory):
-    home = tmp_path_factory.mktemp("restated_home")
     pdfs = ("us", "financebench", "pdfs")
-    with Filings(home) as fx:
-        report = fx.ingest(require_corpus(*pdfs, "AMAZON_2017_10K.pdf"), require_corpus(*pdfs, "AMAZON_2019_10K.pdf"),
-                           index=False)
-        assert not report.failed
+    home = ingested_home(tmp_path_factory, "restated_home", [(*pdfs, "AMAZON_2017_10K.pdf"), (*pdfs, "AMAZON_2019_10K.pdf")])
     fx = Filings(home, read_only=True)
     yield fx
     fx.close()
