@@ -1,5 +1,6 @@
-"""Every fact and metric the statement readers make from the A-share and HK corpus PDFs, as sorted text lines,
-to prove a parser change: dump before and after, then ``diff``.
+"""Every fact and metric the statement readers make from the corpus PDFs (A-share, HK and the US FinanceBench PDFs,
+recognised with the manifest beside them, as ingest does), as sorted text lines, to prove a parser change: dump
+before and after, then ``diff``.
 
     .venv/bin/python bench/statement_dump.py OUT.txt [--corpus PATH] [--cache DIR] [--only SUBSTR]
 
@@ -24,6 +25,7 @@ from common import REPO, corpus_root  # noqa: F401  (puts the repo on sys.path)
 from parsers.pdf_pages import read_pages  # noqa: E402
 from parsers.pdf_report import DEFAULT_EXTRACTORS  # noqa: E402
 from parsers.recognise import recognise_pdf  # noqa: E402
+from warehouse.manifest import hints_for  # noqa: E402
 from warehouse.metrics import document_metric_rows  # noqa: E402
 
 
@@ -33,7 +35,7 @@ def pages_and_info(path: Path, cache: Path):
     if key.exists():
         return pickle.loads(key.read_bytes())
     pages = read_pages(path)
-    info = recognise_pdf(path, pages, None)
+    info = recognise_pdf(path, pages, hints_for(path))  # the manifest beside the files, as ingest
     key.write_bytes(pickle.dumps((pages, info)))
     return pages, info
 
@@ -69,7 +71,7 @@ def main() -> None:
     root = Path(args.corpus) if args.corpus else corpus_root()
     cache = Path(args.cache)
     cache.mkdir(parents=True, exist_ok=True)
-    files = sorted((root / "cn").glob("*.pdf")) + sorted((root / "hk").glob("*.pdf"))
+    files = [f for folder in ("cn", "hk", "us/financebench/pdfs") for f in sorted((root / folder).glob("*.pdf"))]
     lines: list[str] = []
     for f in files:
         if args.only and args.only not in f.name:

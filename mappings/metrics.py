@@ -172,7 +172,13 @@ def metric_for_label(market: str, statement: str | None, label: str | None) -> t
     hit = label_index(market).get((statement, key))
     if hit is None:
         hit = next(((mid, rank) for rx, mid, rank in label_patterns(market).get(statement, ()) if rx.fullmatch(key)), None)
+    if hit is None and statement == "balance" and (stem := _NET_OF.sub("", key)) != key:
+        hit = metric_for_label(market, statement, stem)  # "Merchandise inventories, net": an asset net of allowances
     return hit
+
+
+# a balance-sheet row printed net of its allowance or accumulated depreciation is the asset the bare label names
+_NET_OF = re.compile(r",?\s+net(?:\s+of\s+[^,]*)?$|\s+[-—–]\s+net$")
 
 
 @lru_cache(maxsize=1)

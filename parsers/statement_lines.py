@@ -32,8 +32,16 @@ def is_cell(tok: str) -> bool:
     return tok in _DASH or bool(_AMOUNT.match(tok))
 
 
+_PERCENT = re.compile(r"^\(?-?\d{1,3}(?:\.\d+)?%\)?$")
+
+
 def split_row(text: str) -> tuple[str, list[str]]:
-    """(label, value cells) of one line; cells keep their printed form with a detached "$" folded in."""
+    """(label, value cells) of one line; cells keep their printed form with a detached "$" folded in. A row that
+    prints a percentage after each amount ("Net sales $ 3,226,773 100.0% $ 2,729,388 100.0%": a "% of net sales"
+    column beside each period) gives the amounts; a percentage anywhere else ends the cells, as any word does."""
+    amounts = _amounts_beside_percents(text.split())
+    if amounts is not None:
+        return amounts
     toks = text.split()
     cells: list[str] = []
     while toks:
@@ -47,6 +55,23 @@ def split_row(text: str) -> tuple[str, list[str]]:
         cells.append(toks.pop())
     cells.reverse()
     return _LEADER.sub("", " ".join(toks)).strip(), cells
+
+
+def _amounts_beside_percents(toks: list[str]) -> tuple[str, list[str]] | None:
+    """(label, amounts) when the line ends in amount-percentage pairs (each amount with its own "$" or not), else
+    None."""
+    amounts: list[str] = []
+    toks = list(toks)
+    while len(toks) >= 2 and _PERCENT.match(toks[-1]) and is_cell(toks[-2]) and toks[-2] not in _DASH:
+        toks.pop()
+        amounts.append(toks.pop())
+        if toks and toks[-1] == "$":
+            amounts[-1] = "$" + amounts[-1]
+            toks.pop()
+    if not amounts or (toks and (is_cell(toks[-1]) or _PERCENT.match(toks[-1]))):
+        return None  # no pairs, or more cells before them than the pairs explain
+    amounts.reverse()
+    return _LEADER.sub("", " ".join(toks)).strip(), amounts
 
 
 def is_year_cells(cells: list[str]) -> bool:

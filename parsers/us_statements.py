@@ -10,14 +10,16 @@ the same title or starts with the same columns. On a page:
 * the unit caption ("(In millions, except per share data)", "$ in thousands") sets the scale
   (``mappings/statement_tables.yaml`` ``units.us``); a page without one is not read (the scale is never guessed);
 * the header lines above the first value row give the columns (``parsers.statement_columns``);
-* a row is a label and exactly one value per column (``parsers.statement_lines``); a row with fewer values,
-  or with more values than columns that are not footnote numbers ("Amount", "Percent to Sales" pairs), cannot
-  be placed and is skipped; a line without values is a heading ("Current assets:") or the first part
+* a row is a label and exactly one value per column (``parsers.statement_lines``; a percentage printed beside
+  each amount, "$ 3,226,773 100.0%", is a "% of net sales" column and dropped); a row with fewer values, or with
+  more values than columns that are not footnote numbers, cannot be placed and is skipped; a line without values is a heading ("Current assets:") or the first part
   of a wrapped label (joined when the next line starts in lower case); "Basic" / "Diluted" rows take the
   per-share heading above them in front; the first unlabelled row under a heading is that block's total and
   takes the heading as its label ("Revenues" over "Casino", "Rooms", ... and their sum);
 * per-share rows keep their printed value (USD/share), share counts are scaled like money, cash at the
-  beginning / end of the period becomes an instant.
+  beginning / end of the period becomes an instant;
+* the statement's title printed again lower on the page starts another block with its own header (an earnings
+  release prints the quarter's statement, then the year's); a block of periods already read is not read again.
 """
 
 from __future__ import annotations
@@ -82,12 +84,18 @@ class _PageRead:
         return self.own, len(self.mapped), self.rows
 
 
-def _title_index(lines: list[str], statement: str) -> int | None:
+def _title_index(lines: list[str], statement: str, start: int = 0) -> int | None:
     patterns = statements()[statement].titles
-    for i, line in enumerate(lines[:TITLE_LINES]):
-        if any(p.search(line) for p in patterns):
+    for i in range(start, min(len(lines), start + TITLE_LINES)):
+        if any(p.search(lines[i]) for p in patterns):
             return i
     return None
+
+
+def _is_title(line: str, statement: str) -> bool:
+    """A line that titles the statement again (an earnings release prints the quarter's statement, then the
+    year's, under the same title on one page)."""
+    return not split_row(line)[1] and any(p.search(line) for p in statements()[statement].titles)
 
 
 def _kind(label: str, heading: str) -> str:
@@ -101,10 +109,36 @@ def _kind(label: str, heading: str) -> str:
 
 def _read_page(page: Page, statement: str, info: DocumentInfo, continued: list[Column] | None = None,
                unit: tuple[int, str] | None = None) -> _PageRead:
+    """Every block of the statement on a page: the first, and each one a repeated title starts below it whose
+    columns are other periods (the quarter's statement, then the year's)."""
     out = _PageRead(page.page)
     lines = [x.strip() for x in page.text.split("\n") if x.strip()]
-    t = _title_index(lines, statement)
-    start = 0 if t is None else t + 1
+    begin: int | None = 0
+    while begin is not None:
+        block = _PageRead(page.page)
+        begin = _read_block(block, lines, begin, statement, info, continued, unit)
+        if begin is not None and not block.rows:
+            break  # a title below a block that read nothing: the page is not this statement's
+        if block.columns and out.columns and \
+                {(c.end, c.months) for c in block.columns} <= {(c.end, c.months) for c in out.columns}:
+            break  # the same periods again: another presentation (parent only, a segment), not read
+        out.facts += block.facts
+        out.rows += block.rows
+        out.mapped |= block.mapped
+        out.columns = block.columns or out.columns
+        out.unit = block.unit or out.unit
+        out.reason = out.reason or block.reason
+        out.own = out.own or block.own
+        continued = None  # a block below a repeated title reads its own header
+    return out
+
+
+def _read_block(out: _PageRead, lines: list[str], begin: int, statement: str, info: DocumentInfo,
+                continued: list[Column] | None, unit: tuple[int, str] | None) -> int | None:
+    """Read the block starting at line ``begin`` into ``out``; the line where the statement's title starts
+    another block, or None."""
+    t = _title_index(lines, statement, begin)
+    start = begin if t is None else t + 1
     # header: lines up to the first row with values that are not years
     first = None
     for i in range(start, min(len(lines), start + HEADER_LINES + 4)):
@@ -115,7 +149,7 @@ def _read_page(page: Page, statement: str, info: DocumentInfo, continued: list[C
             break
     if first is None:
         out.reason = "no value rows below the title"
-        return out
+        return None
     # the unit caption: in the title block (a few lines above the title down to the first row)
     hit = next((h for h in (rule_unit("us", x) for x in lines[max(0, (t or 0) - UNIT_ABOVE_TITLE): first]) if h), None)
     if hit:
@@ -124,7 +158,7 @@ def _read_page(page: Page, statement: str, info: DocumentInfo, continued: list[C
         out.unit = unit
     else:
         out.reason = "no unit caption (in millions / in thousands) in the title block"
-        return out
+        return None
     scale, scale_word = out.unit
     header = lines[start:first]
     if continued is not None and not any(re.search(r"(?:19|20)\d\d", h) for h in header):
@@ -133,7 +167,7 @@ def _read_page(page: Page, statement: str, info: DocumentInfo, continued: list[C
         cols, why = read_columns(header, statement, info.form, info.fiscal_year_end_month or 12, info.period_end)
     if not cols:
         out.reason = why
-        return out
+        return None
     out.columns = cols
     out.own = info.period_end is not None and any(c.end == info.period_end for c in cols)
     n = len(cols)
@@ -150,6 +184,8 @@ def _read_page(page: Page, statement: str, info: DocumentInfo, continued: list[C
         line = lines[idx]
         if _END.search(line):
             break
+        if idx > first and _is_title(line, statement):
+            return idx
         if _PAGE_NUMBER.match(line):
             continue
         label, cells = split_row(_tidy(line))
@@ -182,13 +218,13 @@ def _read_page(page: Page, statement: str, info: DocumentInfo, continued: list[C
             continue  # more figures than columns (a "percent to sales" column beside each amount): not placed
         cells = cells[-n:]
         kind = _kind(label, heading)
-        made = _emit(page.page, idx + 1, label, cells, cols, statement, kind, scale, scale_word, ccy)
+        made = _emit(out.page, idx + 1, label, cells, cols, statement, kind, scale, scale_word, ccy)
         if made:
             out.facts += made
             out.rows += 1
             if metric_for_label("US", statement, label):
                 out.mapped.add(label.casefold())
-    return out
+    return None
 
 
 def _emit(page: int, row: int, label: str, cells: list[str], cols: list[Column], statement: str, kind: str,

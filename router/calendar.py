@@ -5,6 +5,7 @@ names for a company."""
 from __future__ import annotations
 
 import datetime as dt
+import re
 
 from dateutil.relativedelta import relativedelta
 
@@ -47,6 +48,12 @@ def company_named(ref) -> bool:
     """Does a period name the year as the company does ("fiscal 2024", FY2024, 2024财年)? A period named by its
     end date ("the fiscal year ended February 2, 2025") is placed by that date instead."""
     return bool(ref.fiscal) and ref.period_end is None
+
+
+def loosely_named(ref) -> bool:
+    """A company-named year written the short way (FY2023, FY23): analysts use it for the company's own fiscal
+    2023 and for the fiscal year ending in 2023 alike. "fiscal 2023" written out is the company's own name."""
+    return company_named(ref) and not re.search(r"fiscal", ref.matched or "", re.I)
 
 
 def keys_at_date(ref, have: list[tuple], period_end_of) -> list[tuple]:

@@ -12,6 +12,7 @@ from collections.abc import Callable
 
 from mappings.analysis import analysis
 from mappings.metrics import metrics, ratios
+from router.calendar import loosely_named
 from router.search import REPORT_PERIODS
 from router.search_route import filters_for
 from schema.models import Passage, QueryPlan
@@ -93,6 +94,11 @@ def search_for_figures(searcher: Callable, plan: QueryPlan) -> list[Passage]:
     year-end assets for a quarter-end question): when only those are found, nothing is quoted."""
     filters = dict(filters_for(plan.model_copy(update={"sections": []})), kind=FIGURE_KINDS)
     asked = {p.fiscal_period or "FY" for p in plan.periods if p.fiscal_year}
+    # "fiscal 2023" written out is the company's own year only (searches take both readings); FY2023 either
+    years = sorted({y for p in plan.periods if p.fiscal_year for y in (
+        [p.stored_year] if p.stored_year and not loosely_named(p) else [p.fiscal_year, p.stored_year]) if y})
+    if years:
+        filters["fiscal_year"] = years
     if asked:
         filters["fiscal_period"] = sorted({r for p in asked for r in REPORT_PERIODS.get(p, ["FY", "Q4"])})
     found: list[Passage] = []

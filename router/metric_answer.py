@@ -60,6 +60,14 @@ def answer_row(v: S.Value, converted: dict | None) -> AnswerRow:
     )
 
 
+def period_name(key: tuple, index) -> str:
+    """A stored period as a gap list names it: FY2023, with the company's own name when it differs
+    ("FY2023 (its fiscal 2022)")."""
+    name = f"{key[3]}{key[2]}"
+    label = S.label_at(key, index)
+    return name if label == key[2] else f"{name} (its fiscal {label})"
+
+
 def span_years(plan: QueryPlan, op: str, available: list[int], offset: int = 0) -> list[int]:
     """The fiscal years a CAGR or an average runs over: the range the question names, or N years ("3 year",
     "last three years") ending at the year it names or at the latest stored year. ``offset``: the company's
@@ -102,10 +110,17 @@ class MetricAnswerer:
             for ref in explicit:  # a date, the company's own "fiscal N", or the fiscal year ending in N
                 hits = calendar.keys_for(ref, have, lambda k: S.label_at(k, index),
                                          lambda k: S.metric_at(metric, k, index).period_end)
+                if not hits and calendar.loosely_named(ref):
+                    hits = calendar.keys_for(ref.model_copy(update={"fiscal": False}), have,
+                                             lambda k: S.label_at(k, index), lambda k: None)
+                    if hits:  # the other reading, said so
+                        missing.append(f"{ref.matched} as the company names its years is not stored; shown: the "
+                                       f"fiscal year ending in {ref.fiscal_year}, which {ref.matched} also names")
                 if hits:
                     out += hits
                 else:
-                    missing.append(f"{ref.fiscal_period or 'FY'}{ref.fiscal_year}" if ref.period_end is None else ref.matched)
+                    missing.append(ref.matched if ref.period_end is not None or calendar.company_named(ref)
+                                   else f"{ref.fiscal_period or 'FY'}{ref.fiscal_year}")
             return list(dict.fromkeys(out)), missing
         if plan.last_n_years:
             years = sorted({k[2] for k in fy}, reverse=True)[: plan.last_n_years]
@@ -174,7 +189,9 @@ class MetricAnswerer:
                 if (missing or not found or shown) and metric in plan.metrics:
                     gaps.append(f"{metric} for {cid}" + (f" ({'; '.join(missing)}{shown})" if missing else
                                                          f" ({shown[2:]})" if shown else ""))
-                    periods = [f"{p}{y}" for y, p in sorted({(k[2], k[3]) for k in keys if S.metric_at(metric, k, index)})]
+                    periods = [period_name(k, index) for k in sorted({k for k in keys if S.metric_at(metric, k, index)},
+                                                                     key=lambda k: (k[2], k[3]))]
+                    periods = list(dict.fromkeys(periods))
                     available.append(f"{cid} {metric}: " + (", ".join(periods[-8:]) if periods else "none"))
         return values, gaps, available
 

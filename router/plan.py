@@ -176,7 +176,9 @@ class Planner:
         language = "zh" if _CJK.search(question) else "en"
         growth = bool(words("growth").search(text))
         if metric_ids:
-            if words("why").search(text) or words("quote_verbs").search(text):
+            # question words outside the metrics' names ("attributable" in a metric is no "attribut*" of why)
+            rest = fold("".join(" " if any(a <= i < b for a, b, _, _ in mentions) else ch for i, ch in enumerate(question)))
+            if words("why").search(rest) or words("quote_verbs").search(rest):
                 intent = "mixed"  # a figure and what the filing says about it
             elif len(companies) >= 2:
                 intent = "comparison"

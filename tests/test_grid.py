@@ -1,6 +1,7 @@
 """The paraphrase grid (tests/paraphrase_grid.py) over a warehouse of filings with different fiscal years
 (Apple September, Nvidia / Walmart / Home Depot January, December filers, A-shares, HK March and December
-years): every generated question must give exactly the expected plan (company, period, metric)."""
+years): every generated question must give exactly the expected plan (company, period, metric) and go to SQL: each asks
+for one figure, and no metric's name may read as a question word ("attributable" is not "why")."""
 
 from __future__ import annotations
 
@@ -38,13 +39,14 @@ def test_paraphrase_grid(con):
         plan = planner.plan(case.question)
         companies, metrics, periods = _plan_key(plan)
         fiscal = [p.fiscal for p in plan.periods]
-        ok = companies == [case.company_id] and metrics == [case.metric] and periods == [case.period]
+        ok = companies == [case.company_id] and metrics == [case.metric] and periods == [case.period] \
+            and plan.route == "sql"
         if ok and case.fiscal is not None:
             ok = fiscal == [case.fiscal]
         if not ok:
-            failures.append((case, (companies, metrics, periods, fiscal)))
-    kinds = Counter("company" if f[1][0] != [f[0].company_id] else "metric" if f[1][1] != [f[0].metric] else "period"
-                    for f in failures)
+            failures.append((case, (companies, metrics, periods, fiscal, plan.route)))
+    kinds = Counter("company" if f[1][0] != [f[0].company_id] else "metric" if f[1][1] != [f[0].metric] else
+                    "route" if f[1][4] != "sql" else "period" for f in failures)
     print(f"\nparaphrase grid: {len(cases)} cases, plan accuracy {1 - len(failures) / len(cases):.4f}; "
           f"failures by part: {dict(kinds)}")
     for case, got in failures[:40]:

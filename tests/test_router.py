@@ -109,6 +109,9 @@ def test_metric_aliases(question, expected):
     ("金花股份的风险因素", "narrative", "search"),
     ("Why did Nvidia's revenue grow in fiscal 2025?", "mixed", "mixed"),
     ("金花股份管理层如何解释2024年营业收入的变化？", "mixed", "mixed"),  # 解释: how management explains a figure
+    # a metric's own name is no question word: "attributable" is not the "attribut*" of why
+    ("Apple net income attributable to shareholders in fiscal 2024", "metric", "sql"),
+    ("Why did Apple's net income attributable to shareholders fall in fiscal 2024?", "mixed", "mixed"),
 ])
 def test_intent_and_route(planner, question, intent, route):
     plan = planner.plan(question)

@@ -17,6 +17,7 @@ from parsers.recognise import recognise_pdf
 from parsers.statement_columns import read_columns
 from parsers.statement_lines import parse_amount, split_row
 from schema.models import DocumentInfo, Page
+from warehouse.manifest import hints_for
 from warehouse.metrics import document_metric_rows
 
 M = Decimal(10) ** 6
@@ -252,3 +253,41 @@ def test_row_tidying_keeps_figures():
         ("Additions to property and equipment", ["(28,107)", "(23,886)", "(20,622)"])
     assert split_row(us_statements._tidy("Cash and cash equivalents (Notes 1 and 2) $ 14,487 $ 14,487"))[0] == \
         "Cash and cash equivalents"
+
+
+def test_amount_and_percent_pairs_give_the_amounts():
+    # a "% of net sales" column printed beside each period's amount
+    assert split_row("Net sales $ 3,226,773 100.0% $ 2,729,388 100.0%") == ("Net sales", ["$3,226,773", "$2,729,388"])
+    assert split_row("Interest (income) expense, net (4,378) (0.1%) 467 0.1%") == \
+        ("Interest (income) expense, net", ["(4,378)", "467"])
+    # a percentage that is not beside every amount, or a ratio row, gives no cells to place
+    assert split_row("Effective tax rate 24.4% 22.8%")[1] == []
+    assert split_row("Change 7 1,234 5.2% 1,000 3.0%")[1] == []
+
+
+def test_a_release_printing_the_quarter_then_the_year_under_one_title():
+    # Ulta Beauty Q4 2022 release, p6: Exhibit 1 "13 Weeks Ended January 28, 2023 / January 29, 2022" and Exhibit 2
+    # "52 Weeks Ended" under the same title "Consolidated Statements of Income (In thousands ...)", each row an
+    # amount and its percent of net sales
+    path = require_corpus("us", "financebench", "pdfs", "ULTABEAUTY_2023Q4_EARNINGS.pdf")
+    pages = read_pages(path)
+    info = recognise_pdf(path, pages, hints_for(path))
+    f = [x for x in us_statements.read(pages, info).facts if x.statement == "income"]
+    end, prior = dt.date(2023, 1, 28), dt.date(2022, 1, 29)
+    k = Decimal(1000)
+
+    def at(label, end, weeks):
+        hits = [x.value for x in f if x.label == label and x.period_end == end
+                and (end - x.period_start).days + 1 == weeks * 7]
+        assert len(hits) == 1, (label, end, weeks, hits)
+        return hits[0]
+
+    assert at("Net sales", end, 13) == 3226773 * k and at("Net sales", prior, 13) == 2729388 * k
+    assert at("Net sales", end, 52) == 10208580 * k and at("Net sales", prior, 52) == 8630889 * k
+    assert at("Net income per common share Diluted", end, 52) == Decimal("24.01")
+    assert at("Net income per common share Diluted", end, 13) == Decimal("6.68")
+    for weeks in (13, 52):  # the printed arithmetic of every column read
+        for day in (end, prior):
+            assert at("Net sales", day, weeks) - at("Cost of sales", day, weeks) == at("Gross profit", day, weeks)
+            assert at("Income before income taxes", day, weeks) - at("Income tax expense", day, weeks) == \
+                at("Net income", day, weeks)
