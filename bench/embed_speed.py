@@ -35,7 +35,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import numpy as np  # noqa: E402
 
-from bench.common import REPO, corpus_root, print_table  # noqa: E402
+from bench.common import REPO, corpus_root, financebench_dev, print_table  # noqa: E402
 from parsers.pdf_pages import read_pages  # noqa: E402
 from schema.models import DocumentInfo  # noqa: E402
 from vectorstore.chunking import chunk, words  # noqa: E402
@@ -131,7 +131,7 @@ def recall(names: list[str], max_questions: int | None, cache_dir: str, max_doc_
            max_pages: int | None = None) -> None:
     root = corpus_root()
     fb = root / "us" / "financebench"
-    questions = [json.loads(x) for x in (fb / "questions_dev.jsonl").read_text().splitlines() if x.strip()]
+    questions = financebench_dev()
     if max_questions:
         questions = questions[:max_questions]
     if max_pages:  # only questions on documents of at most max_pages pages (documents.jsonl)
@@ -157,7 +157,7 @@ def recall(names: list[str], max_questions: int | None, cache_dir: str, max_doc_
 
     from bench.financebench_retrieval import split
 
-    half_of = split([json.loads(x) for x in (fb / "questions_dev.jsonl").read_text().splitlines() if x.strip()])
+    half_of = split(financebench_dev())
     halves = [half_of[q["company"]] for q in questions]
 
     def hits(ranked_pages: list[list[int]], gold: list[set[int]]) -> list[float]:

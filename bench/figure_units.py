@@ -10,7 +10,6 @@ model can only rank prose units). Figures only; nothing is asserted."""
 
 from __future__ import annotations
 
-import json
 import sys
 from collections import Counter
 from pathlib import Path
@@ -18,7 +17,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import vectorstore.chunking as chunking  # noqa: E402
-from bench.common import corpus_root, print_table  # noqa: E402
+from bench.common import corpus_root, financebench_dev, print_table  # noqa: E402
 from bench.embed_speed import _fold, _suite_units  # noqa: E402
 from parsers.pdf_pages import read_pages  # noqa: E402
 from schema.models import DocumentInfo  # noqa: E402
@@ -33,7 +32,7 @@ def _kinds(pages: dict, info_of) -> Counter:
 def main() -> None:
     root = corpus_root()
     fb = root / "us" / "financebench"
-    questions = [json.loads(x) for x in (fb / "questions_dev.jsonl").read_text().splitlines() if x.strip()]
+    questions = financebench_dev()
     parts = {"FinanceBench dev documents": ({q["doc_name"]: fb / "pdfs" / f"{q['doc_name']}.pdf" for q in questions},
                                             "10-K", "en"),
              "CN reports": ({f.stem: f for f in (root / "cn").glob("*.pdf")}, "annual", "zh-Hans"),

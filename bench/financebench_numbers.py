@@ -23,13 +23,12 @@ checking half is the figure that counts) and overall.
 from __future__ import annotations
 
 import argparse
-import json
 import re
 from collections import defaultdict
 from decimal import ROUND_HALF_UP, Decimal, InvalidOperation
 from pathlib import Path
 
-from common import REPO, corpus_root, print_table
+from common import REPO, corpus_root, financebench_dev, print_table
 from financebench_retrieval import split
 
 from filings import Filings
@@ -105,8 +104,7 @@ def main() -> None:
     ap.add_argument("--failures", action="store_true", help="print every question not answered right")
     args = ap.parse_args()
     fb = corpus_root() / "us" / "financebench"
-    questions = [json.loads(line) for line in (fb / "questions_dev.jsonl").read_text(encoding="utf-8").splitlines()
-                 if line.strip()]
+    questions = financebench_dev()
     halves = split(questions)  # over every dev question, as the retrieval bench splits them
     questions = [q for q in questions if number_question(q)]
     if not args.skip_ingest:

@@ -32,7 +32,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bench.common import corpus_root, print_table  # noqa: E402
+from bench.common import corpus_root, financebench_dev, print_table  # noqa: E402
 
 import numpy as np  # noqa: E402
 
@@ -175,7 +175,7 @@ def main() -> None:
     for i, u in enumerate(units):
         u["unit_id"] = f"{i:032x}"
 
-    qtexts = [json.loads(line)["question"] for line in open(corpus_root() / "us" / "financebench" / "questions_dev.jsonl")]
+    qtexts = [q["question"] for q in financebench_dev()]
     qtexts += ["营业收入 同比 增长", "风险因素 关税", "非经常性损益 政府补助", "研发投入 费用"]
 
     base = Path(args.folder or tempfile.mkdtemp(prefix="search_latency_"))
