@@ -21,11 +21,11 @@ from schema.models import CompanyRef
 _LEGAL = re.compile(
     r"[,.]?\s*\b(?:inc|incorporated|corp|corporation|co|company|ltd|limited|plc|holdings?|group|the|n\.?v|s\.?a|ag|llc|"
     r"international)\b\.?", re.I)
-_LEGAL_ZH = re.compile(r"(?:股份有限公司|有限责任公司|有限公司|（[^）]{1,8}）|\([^)]{1,8}\)|集团|控股)+$")
+_LEGAL_ZH = re.compile(r"(?:股份有限公司|有限责任公司|有限公司|（[^）]{1,8}）|\([^)]{1,8}\)|集团|控股|国际)+$")
 _CJK = re.compile(r"[\u4e00-\u9fff]")
-# a number followed by a unit is an amount, a date or a count, not a listing code ("2,359 million", "600股");
-# 年内 (within the year), 股本 / 股东 / 股利 / 股息 / 股价 (share capital, shareholders, dividends, price) begin words
-_UNIT_AFTER = re.compile(r"^\s*(?:million|billion|thousand|m\b|bn\b|k\b|%|万|亿|元|港元|美元|股(?![本东权利息价])|年(?![内])|月|日|个|家|季)",
+# a number followed by a unit is an amount, a date or a count, not a listing code ("2,359 million", "600股"); 年度 and
+# 年内 (the year's, within the year) begin words after a code ("03928年度亏损"; a year is never read as a code), 股本 / 股东 / 股利 / 股息 / 股价 (share capital, shareholders, dividends, price) begin words
+_UNIT_AFTER = re.compile(r"^\s*(?:million|billion|thousand|m\b|bn\b|k\b|%|万|亿|元|港元|美元|股(?![本东权利息价])|年(?![内度])|月|日|个|家|季)",
                          re.I)
 _HK_CONTEXT = re.compile(r"(?:\.HK\b|\bHK\b|港股|H股|港交所|联交所|stock code|股份代号|股票代码|SEHK|HKEX)", re.I)
 # A listing code as users write it: 600080, 600080.SH, SH600080, 0700.HK, 00700, HK0700, HK:700, 700 HK, SEHK:700
@@ -133,6 +133,14 @@ def build_lexicon(con: duckdb.DuckDBPyConnection) -> Lexicon:
             ciks[cik.zfill(10)] = company_id
     for code, company_id, market in con.execute("SELECT stock_code, company_id, market FROM securities").fetchall():
         (tickers if market == "US" else codes).setdefault(code, set()).add(company_id)
+    # an abbreviation that is the first word of the company's own name ("GINWA" of "Ginwa Enterprise") is also
+    # that name written as a word: "Ginwa" and "GINWA", never the lower-case word
+    starts = {(key.split()[0], cid) for key, cid in names if not _CJK.search(key) and len(key.split()) > 1}
+    for abbreviation, owners_of in list(tickers.items()):
+        if len(abbreviation) >= 4 and abbreviation.isalpha():
+            for cid in owners_of:
+                if (abbreviation.casefold(), cid) in starts:
+                    names.setdefault((abbreviation.casefold(), cid), Entry(cid, abbreviation.casefold(), "name", abbreviation))
     # a name, code or ticker that names two companies identifies neither
     owners: dict[str, set[str]] = {}
     for key, company_id in names:

@@ -163,6 +163,13 @@ def find_periods(question: str) -> tuple[list[PeriodRef], int | None]:
          lambda m: (_year(m.group(3)), _YTD_OF_QUARTER[int(m.group(1)) if m.group(1) else _ORD[m.group(2).lower()]])),
         (r"\bF?Q([1-4])\s?(?:of\s+)?" + fiscal_words + r"?'?((?:19|20)\d\d|\d\d)\s+(?:year[- ]to[- ]date|YTD)\b",
          lambda m: (_year(m.group(2)), _YTD_OF_QUARTER[int(m.group(1))])),
+        (r"\bF?Q([1-4])\s+(?:year[- ]to[- ]date|YTD)\s+(?:of\s+|in\s+)?" + fiscal_words + r"?'?((?:19|20)\d\d|\d\d)\b",
+         lambda m: (_year(m.group(2)), _YTD_OF_QUARTER[int(m.group(1))])),  # Q3 YTD fiscal 2024
+        (r"\b" + fiscal_words + r"?'?((?:19|20)\d\d|\d\d)\s?F?Q([1-4])\s+(?:year[- ]to[- ]date|YTD)\b",
+         lambda m: (_year(m.group(1)), _YTD_OF_QUARTER[int(m.group(2))])),  # FY2024 Q3 YTD
+        (r"\b(?:through|thru)\s+(?:the\s+)?(?:end\s+of\s+(?:the\s+)?)?(?:F?Q([1-4])|(first|second|third|fourth|1st|2nd|3rd|"
+         r"4th)\s+(?:fiscal\s+)?quarter)(?:\s+of)?\s+" + fiscal_words + r"?'?((?:19|20)\d\d|\d\d)\b",
+         lambda m: (_year(m.group(3)), _YTD_OF_QUARTER[int(m.group(1)) if m.group(1) else _ORD[m.group(2).lower()]])),
         (r"\b([1-4])Q\s?(?:FY\s?)?'?(\d{4}|\d{2})\b", lambda m: (_year(m.group(2)), f"Q{m.group(1)}")),
         (r"\bF?Q([1-4])\s?(?:of\s+)?" + fiscal_words + r"?'?(\d{4}|\d{2})\b", lambda m: (_year(m.group(2)), f"Q{m.group(1)}")),
         (r"\b" + fiscal_words + r"?'?((?:19|20)\d\d|\d\d)\s?Q([1-4])(?![0-9A-Za-z])", lambda m: (_year(m.group(1)), f"Q{m.group(2)}")),

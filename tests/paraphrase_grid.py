@@ -138,7 +138,9 @@ def period_phrases(fye: int, market: str) -> list[tuple[str, str, tuple, bool | 
                 zh = f"{y}年1-{3 * q}月"
                 out += [(f"the {span} ending {month}", zh, (y, ytd), None),
                         (f"year-to-date through Q{q} fiscal {y}", zh, (y, ytd), True),
-                        (f"Q{q} {y} YTD", zh, (y, ytd), None)]
+                        (f"Q{q} {y} YTD", zh, (y, ytd), None), (f"Q{q} YTD fiscal {y}", zh, (y, ytd), True),
+                        (f"FY{y} Q{q} YTD", zh, (y, ytd), True),
+                        (f"through the {_ORD[q]} quarter of {y}", zh, (y, ytd), None)]
             instant = "FY" if q == 4 else ("H1" if q == 2 and market != "US" else f"Q{q}")
             out.append((f"as of {_en_date(end)}", f"{end.year}年{end.month}月{end.day}日", (y, instant), None))
             out.append((f"the {calendar.month_name[end.month]} {end.year} quarter", f"{y}年第{_CN_Q[q]}季度",
