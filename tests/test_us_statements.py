@@ -291,3 +291,17 @@ def test_a_release_printing_the_quarter_then_the_year_under_one_title():
             assert at("Net sales", day, weeks) - at("Cost of sales", day, weeks) == at("Gross profit", day, weeks)
             assert at("Income before income taxes", day, weeks) - at("Income tax expense", day, weeks) == \
                 at("Net income", day, weeks)
+
+
+def test_revenue_is_the_total_of_revenues():
+    # Costco FY2021 10-K p36: "Net sales $ 192,052 ... Membership fees 3,877 ... Total revenue 195,929" (in millions):
+    # revenue is the total, never one of its lines
+    path = require_corpus("us", "financebench", "pdfs", "COSTCO_2021_10K.pdf")
+    pages = read_pages(path)
+    info = recognise_pdf(path, pages, hints_for(path))
+    facts = us_statements.read(pages, info).facts
+    rows = {(r.metric_name, r.fiscal_year): r for r in document_metric_rows(info, facts)}
+    end = dt.date(2021, 8, 29)
+    assert rows[("revenue", 2021)].value == 195929 * M and rows[("revenue", 2021)].page == "36"
+    assert _value(facts, "income", "Net sales", end) + _value(facts, "income", "Membership fees", end) == \
+        rows[("revenue", 2021)].value
