@@ -10,7 +10,7 @@ import duckdb
 
 from mappings.vocabulary import fold, not_company_words, section_words, words
 from router.entities import unknown_subject
-from router.fallback import generic_reading, search_for_figures
+from router.fallback import generic_reading, measure_passages, search_for_figures
 from router.honesty import checked, unsupported_numbers  # noqa: F401  (unsupported_numbers: public API)
 from router.metric_answer import LIMITED_COVERAGE, MetricAnswerer
 from router.plan import Planner, find_metrics
@@ -115,6 +115,17 @@ class Router:
                 [[c.company_id for c in plan.companies]]).fetchone()[0]
             return self._base(plan, status="no_data", reason=f"no earnings call of {asked} in the warehouse"
                               + (f"; calls held: {held}" if held else ""))
+        if passages and plan.non_gaap:  # a company-defined measure is quoted only where a filing names it
+            named = measure_passages(list(passages), plan.non_gaap)
+            if not named:
+                asked = ", ".join(f"{word} {metric}" for word, metric in plan.non_gaap)
+                return self._base(plan, status="no_data", reason=f"no passage in the indexed filings in scope names "
+                                  f"the company-defined measure asked for ({asked}); the reported figure is not "
+                                  "given in its place", caveats=self._coverage([c.company_id for c in plan.companies]))
+            passages[:] = named  # in place: the evidence keeps what the search says of its scope
+            measure_caveats = self._part_of_year(plan, passages)
+        else:
+            measure_caveats = []
         if not passages:
             return self._base(plan, status="no_data", reason="no passage in the indexed filings is close enough to "
                               "the question (evidence below the threshold)",
@@ -123,7 +134,21 @@ class Router:
                          f"{', ' + p.source['section'] if p.source.get('section') else ''}]" for p in passages[:5])
         widened = [getattr(passages, "widened", None)] if getattr(passages, "widened", None) else []
         return self._base(plan, status="answered", answer=text, passages=list(passages),
-                          caveats=widened + self._keywords_only(plan) + self._coverage([c.company_id for c in plan.companies]))
+                          caveats=widened + measure_caveats + self._keywords_only(plan)
+                          + self._coverage([c.company_id for c in plan.companies]))
+
+    def _part_of_year(self, plan: QueryPlan, passages: list) -> list[str]:
+        """A year's figure asked and every passage from a report or call of part of a year: say whose figures they
+        are (a quarter's adjusted EPS is not the year's)."""
+        if not plan.periods or any(p.fiscal_period not in (None, "FY") for p in plan.periods):
+            return []
+        ids = sorted({p.source.get("document_id") for p in passages if p.source.get("document_id")})
+        rows = self.con.execute("SELECT DISTINCT fiscal_period, fiscal_year FROM documents WHERE document_id IN "
+                                "(SELECT unnest(?)) ORDER BY 2, 1", [ids]).fetchall()
+        if not rows or any(period in (None, "FY") for period, _ in rows):
+            return []
+        return ["the passages are from reports or calls of " + ", ".join(f"{p} {y}" for p, y in rows) +
+                ": figures of those periods, not of the fiscal year asked"]
 
     def _keywords_only(self, plan: QueryPlan) -> list[str]:
         count = getattr(self.searcher, "keywords_only", None)

@@ -63,6 +63,26 @@ def figure_span(text: str, labels: list[str]) -> tuple[int, int] | None:
     return None
 
 
+def names_measure(text: str, qualifier: str, metric: str) -> bool:
+    """Does a passage name the company-defined measure asked for: the qualifier ("adjusted", 经调整) within a couple
+    of words before one of the metric's labels ("adjusted diluted EPS", "Adjusted EBITDA")?"""
+    lower = text.casefold()
+    word = re.escape(qualifier.casefold())
+    for label in labels_of(metric):
+        if _CJK.search(label):
+            if re.search(word + r"[^。；;\n]{0,4}" + re.escape(label), lower):
+                return True
+        elif re.search(r"(?<![\w&])" + word + r"(?:\W+\w+){0,2}\W+" + re.escape(label) + r"(?![\w&])", lower):
+            return True
+    return False
+
+
+def measure_passages(passages: list[Passage], non_gaap: list[tuple[str, str]]) -> list[Passage]:
+    """The passages that name every company-defined measure the question asks for (a passage about the GAAP
+    figure, or about another adjusted amount, does not answer for it)."""
+    return [p for p in passages if all(names_measure(p.text, word, metric) for word, metric in non_gaap)]
+
+
 def figure_passages(passages: list[Passage], metric: str) -> list[Passage]:
     """The passages that print the metric's figure, each cut to the label and its number (an exact substring
     of the passage, so of the page)."""

@@ -161,9 +161,11 @@ class Planner:
         mentions = metric_mentions(question)
         metric_ids: list[str] = []
         notes: list[str] = []
+        non_gaap: list[tuple[str, str]] = []
         for start, _end, alias, mid in mentions:
             word = qualified(question, start)
             if word:  # a company-defined measure: never answered with the GAAP metric it resembles
+                non_gaap.append((word, mid))
                 notes.append(f"{word} {alias!r} is a company-defined (non-GAAP) measure: it is not answered with the "
                              f"reported {_display(mid)}; passages quote the filing's own figure")
                 continue
@@ -195,4 +197,4 @@ class Planner:
         sections = sections if route != "sql" else []
         return QueryPlan(question=question, companies=companies, periods=periods, metrics=metric_ids, intent=intent,
                          route=route, sections=sections, last_n_years=last_n, growth=growth, language=language,
-                         notes=list(dict.fromkeys(notes)), market_measures=market)
+                         notes=list(dict.fromkeys(notes)), market_measures=market, non_gaap=non_gaap)

@@ -260,6 +260,8 @@ class QueryPlan(_Model):
     language: str = "en"
     notes: list[str] = Field(default_factory=list)  # what was ignored or ambiguous
     market_measures: list[str] = Field(default_factory=list)  # P/E, market cap ...: need prices no filing carries
+    # company-defined (non-GAAP) measures asked for: (qualifier as asked, the metric it qualifies) - ("adjusted", "eps_diluted")
+    non_gaap: list[tuple[str, str]] = Field(default_factory=list)
 
 
 class AnswerRow(_Model):
