@@ -226,13 +226,13 @@ def find_companies(question: str, lex: Lexicon) -> list[CompanyRef]:
 
 
 # A company the question is about but the warehouse does not know: named as the subject ("Tencent's revenue", "What
-# did Tencent say", "贵州茅台2024年...") while no company of the warehouse is named. Kept narrow on purpose: a name
+# did Tencent say", "贵州茅台2024年...", "贵州茅台2024财年", "贵州茅台截至2024年...") while no company of the warehouse is named. Kept narrow on purpose: a name
 # the warehouse does not know is refused only where the question's grammar makes it the company asked about, and
 # never a word of ``not_company_words`` (question words, roles, places: "What's", "Management's", "China's").
 _SUBJECT_EN = re.compile(r"(?:^|[\s(\"“])([A-Z][\w&.\-]*(?:\s+[A-Z][\w&.\-]*){0,3})['’]s\b"
                          r"|\b(?:did|does|do|has|have|will)\s+([A-Z][\w&.\-]*(?:\s+[A-Z][\w&.\-]*){0,3})\s+"
                          r"(?:say|said|describe|discuss|mention|report|disclose|expect|explain|plan)\b")
-_SUBJECT_ZH = re.compile(r"^\s*([\u4e00-\u9fff]{2,8}?)\s*(?:19|20)\d\d\s*年")
+_SUBJECT_ZH = re.compile(r"^\s*([\u4e00-\u9fff]{2,8}?)\s*(?:截至|截止|于|在)?\s*(?:19|20)\d\d\s*(?:年|财年|財年|Q[1-4]|H1)", re.I)
 
 
 def unknown_subject(question: str, never: frozenset[str]) -> str | None:

@@ -65,6 +65,7 @@ def test_names_are_recorded_with_their_source(f):
 @pytest.mark.parametrize("question,company", [
     ("Ginwa Enterprise revenue in 2024", "jinhua"),      # the English name the report prints, not the master's
     ("GINWA net profit 2024", "jinhua"),                  # its printed abbreviation
+    ("Ginwa net profit 2024", "jinhua"),                  # ... written as a word: the first word of its name
     ("金花企业2024年营业收入", "jinhua"),                     # the Chinese full name without its legal form
     ("金宇集团2020年营业收入", "jinyu_bio"),                   # a former short name
     ("Shing Chi Holdings revenue 2021", "ri_ying"),        # a former English name
@@ -78,6 +79,25 @@ def test_questions_resolve_printed_names(f, question, company):
     assert [c.company_id for c in Planner(f.con).plan(question).companies] == [company]
 
 
+def test_an_abbreviation_is_not_the_lower_case_word(f):
+    assert Planner(f.con).plan("ginwa net profit 2024").companies == []
+
+
+@pytest.mark.parametrize("question", ["腾讯2024财年的风险因素", "腾讯截至2024年12月31日止年度的风险因素"])
+def test_a_chinese_subject_the_warehouse_does_not_hold_is_refused(f, question):
+    a = f.ask(question)
+    assert a.status == "no_data" and "腾讯" in a.reason and not a.passages
+
+
 def test_a_name_two_companies_share_identifies_neither(f):
     planner = Planner(f.con)
     assert planner.plan("Holdings Limited revenue").companies == []  # legal-form words only
+
+
+def test_legal_form_words_leave_the_short_name():
+    from router.entities import short_name
+
+    # Wisdom Education's former Chinese name (6068 annual report 2021, cover): 光正教育國際控股有限公司
+    assert short_name("光正教育國際控股有限公司") == "光正教育"
+    assert short_name("金花企业（集团）股份有限公司") == "金花企业"
+    assert short_name("Wisdom Education International Holdings Company Limited") == "Wisdom Education"
