@@ -101,10 +101,15 @@ def period_text(v: Value, zh: bool) -> str:
 
 
 def source_text(v: Value, limit: int = 4) -> str:
+    """The documents and pages of a value; a value derived at ingest (no page of its own) by those of its inputs."""
     def one(s: dict) -> str:
         page = s.get("page")
         return f"{s['doc_name']} {'p' + str(page) if str(page).isdigit() else page}"
-    return "; ".join(one(s) for s in v.sources[:limit]) + ("; …" if len(v.sources) > limit else "")
+    sources = v.sources
+    if v.source_kind == "derived" and len(sources) > 1 and sources[0].get("page") is None:
+        sources = sources[1:]
+        return "from " + "; ".join(one(s) for s in sources[:limit]) + ("; …" if len(sources) > limit else "")
+    return "; ".join(one(s) for s in sources[:limit]) + ("; …" if len(sources) > limit else "")
 
 
 def reading(v: Value, zh: bool) -> str:

@@ -7,6 +7,8 @@ connection. Ratios are evaluated with ``Decimal`` (``router.formulas``); changes
 
 from __future__ import annotations
 
+import json
+
 from dataclasses import dataclass, field
 from decimal import Decimal
 from functools import lru_cache
@@ -60,7 +62,7 @@ def _fetch_sql() -> str:
     return (
         select(*[f"fm.{c}" for c in COLUMNS[:12]], "d.doc_name", "fm.page", "fm.source_kind", "fm.restated",
                "s.listing", "fm.fiscal_year_label", "ar.document_id AS first_document_id",
-               "ad.doc_name AS first_doc_name", "ar.page AS first_page")
+               "ad.doc_name AS first_doc_name", "ar.page AS first_page", "fm.derivation")
         .from_("financial_metrics AS fm")
         .join("documents AS d", on="d.document_id = fm.document_id")
         .join("securities AS s", on="s.stock_code = fm.stock_code", join_type="left")
@@ -80,7 +82,16 @@ def fetch(con: duckdb.DuckDBPyConnection, company_ids: list[str], metric_ids: li
     period's own report prints identically (the as-reported basis, same figure, another document) carries that
     report as a second source: both reports print it."""
     cur = con.execute(_fetch_sql(), [list(company_ids), list(metric_ids)])
-    return [dict(zip([*COLUMNS, "fiscal_year_label", *FIRST_COLUMNS], r)) for r in cur.fetchall()]
+    rows = [dict(zip([*COLUMNS, "fiscal_year_label", *FIRST_COLUMNS, "derivation"], r)) for r in cur.fetchall()]
+    inputs = {r["document_id"]: json.loads(r["derivation"])["inputs"] for r in rows if r["derivation"]}
+    ids = sorted({i["document_id"] for found in inputs.values() for i in found if i.get("document_id")})
+    names = dict(con.execute("SELECT document_id, doc_name FROM documents WHERE document_id IN (SELECT unnest(?))",
+                             [ids]).fetchall()) if ids else {}
+    for r in rows:  # a value derived at ingest (Q4 = FY - 9M, no page of its own) cites the values it was computed from
+        if r["derivation"]:
+            r["derived_sources"] = [{"document_id": i.get("document_id"), "doc_name": names.get(i.get("document_id"), ""),
+                                     "page": i.get("page")} for i in json.loads(r["derivation"]).get("inputs") or []]
+    return rows
 
 
 def base_metrics_of(metric_ids: list[str]) -> list[str]:
@@ -103,7 +114,8 @@ def stored_value(row: dict, metric: str | None = None) -> Value:
                  standard=row["accounting_standard"], label=row["original_label"],
                  sources=[{"document_id": row["document_id"], "doc_name": row["doc_name"], "page": row["page"]}] + (
                      [{"document_id": row["first_document_id"], "doc_name": row["first_doc_name"],
-                       "page": row["first_page"]}] if row.get("first_document_id") else []),
+                       "page": row["first_page"]}] if row.get("first_document_id") else []) + (
+                     row.get("derived_sources") or []),
                  listing=row["listing"], restated=bool(row["restated"]), source_kind=row.get("source_kind") or "own_report",
                  fiscal_label=row.get("fiscal_year_label"))
 

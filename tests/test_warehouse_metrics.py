@@ -218,3 +218,18 @@ def test_a_statement_the_parser_could_not_read_is_missing_with_its_reason(jinhua
     con.close()
     assert rows and all(r["status"] == "missing" and r["page"] == "11" and "unreadable: no period header"
                         in r["reason"] for r in rows)
+
+
+def test_an_answer_with_a_derived_quarter_cites_the_reports_it_came_from(jinhua_home, jinhua):
+    from filings import Filings
+
+    row = next(r for r in _rows(jinhua, "source_kind = 'derived' AND metric_name = 'operating_cash_flow'"))
+    inputs = json.loads(row["derivation"])["inputs"]
+    names = dict(jinhua.execute("SELECT document_id, doc_name FROM documents").fetchall())
+    quarter = "一二三四"[int(row["fiscal_period"][1]) - 1]
+    with Filings(jinhua_home, read_only=True) as f:
+        a = f.ask(f"金花股份{row['fiscal_year']}年第{quarter}季度经营活动产生的现金流量净额")
+    assert a.status == "answered" and [Decimal(r.value) for r in a.rows] == [row["metric_value"]]
+    assert a.rows[0].source["page"] is None  # not printed on any page
+    for i in inputs:  # the answer names each report the value was computed from, with its page
+        assert f"{names[i['document_id']]} p{i['page']}" in a.answer
