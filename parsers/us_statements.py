@@ -37,7 +37,7 @@ from parsers.statement_reads import PRIMARY, ReadLog, StatementResult
 from parsers.statement_units import rule_unit
 from schema.models import DocumentInfo, Fact, Page
 
-PARSER_VERSION = "us_statements/1"
+PARSER_VERSION = "us_statements/2"
 HEADER_LINES = 14  # the column header sits within this many lines below the title
 UNIT_ABOVE_TITLE = 3  # a unit caption may sit this many lines above the title (company name, caption, title)
 SCALE_WORDS = {0: "units", 3: "thousands", 6: "millions", 9: "billions"}
