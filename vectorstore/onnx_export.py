@@ -44,7 +44,9 @@ def _weights_digest(model_dir: Path) -> str:
 
 def in_child(fn, *args):
     """``fn(*args)`` in a fresh (spawned) process, its result or its exception returned here; the memory it took
-    goes with the process."""
+    goes with the process. A daemonic process may not start one: it runs the export itself."""
+    if multiprocessing.current_process().daemon:
+        return fn(*args)
     with ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn")) as pool:
         return pool.submit(fn, *args).result()
 
