@@ -104,7 +104,8 @@ class MetricAnswerer:
         have = [k for k in keys if S.metric_at(metric, k, index) is not None]
         fy = sorted({k for k in have if k[3] == "FY"}, key=lambda k: k[2], reverse=True)
         missing: list[str] = []
-        explicit = [p for p in plan.periods if p.relative is None]
+        own = plan.company_periods.get(keys[0][0]) if keys else None  # the periods the question pairs with it
+        explicit = [p for i, p in enumerate(plan.periods) if p.relative is None and (own is None or i in own)]
         if explicit:
             out = []
             for ref in explicit:  # a date, the company's own "fiscal N", or the fiscal year ending in N

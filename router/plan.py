@@ -113,6 +113,23 @@ def qualified(question: str, start: int) -> str | None:
     return None
 
 
+def paired_periods(question: str, companies: list, periods: list[PeriodRef]) -> dict[str, list[int]]:
+    """Each company's period when the question names them in pairs, company then period, as many of each
+    ("Apple's revenue in fiscal 2024 with Nvidia's in fiscal 2025"); {} otherwise (every period for every company:
+    "Apple and Nvidia revenue in 2023 and 2024")."""
+    if len(companies) < 2 or len(periods) != len(companies):
+        return {}
+    text = fold(question).casefold()
+    spots = [(text.find(c.matched.casefold()), "c", i) for i, c in enumerate(companies)]
+    spots += [(text.find(fold(p.matched).casefold()), "p", i) for i, p in enumerate(periods)]
+    if any(at < 0 for at, _, _ in spots):
+        return {}
+    spots.sort()
+    if [kind for _, kind, _ in spots] != ["c", "p"] * len(companies):
+        return {}
+    return {companies[spots[2 * j][2]].company_id: [spots[2 * j + 1][2]] for j in range(len(companies))}
+
+
 class Planner:
     """Plans questions against one warehouse (its company master and listings)."""
 
@@ -197,4 +214,5 @@ class Planner:
         sections = sections if route != "sql" else []
         return QueryPlan(question=question, companies=companies, periods=periods, metrics=metric_ids, intent=intent,
                          route=route, sections=sections, last_n_years=last_n, growth=growth, language=language,
-                         notes=list(dict.fromkeys(notes)), market_measures=market, non_gaap=non_gaap)
+                         notes=list(dict.fromkeys(notes)), market_measures=market, non_gaap=non_gaap,
+                         company_periods=paired_periods(question, companies, periods))

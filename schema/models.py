@@ -262,6 +262,9 @@ class QueryPlan(_Model):
     market_measures: list[str] = Field(default_factory=list)  # P/E, market cap ...: need prices no filing carries
     # company-defined (non-GAAP) measures asked for: (qualifier as asked, the metric it qualifies) - ("adjusted", "eps_diluted")
     non_gaap: list[tuple[str, str]] = Field(default_factory=list)
+    # each company's own periods when the question pairs them ("Apple's revenue in fiscal 2024 with Nvidia's in
+    # fiscal 2025"): company_id -> indexes into ``periods``; empty: every period for every company
+    company_periods: dict[str, list[int]] = Field(default_factory=dict)
 
 
 class AnswerRow(_Model):

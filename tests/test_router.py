@@ -152,6 +152,22 @@ def _row(answer, metric, year, period="FY", code=None):
     return hits[0]
 
 
+@pytest.mark.parametrize("question,pairs", [
+    ("Compare Apple's revenue in fiscal 2024 with Nvidia's in fiscal 2025", {"apple": [0], "nvidia": [1]}),
+    ("Apple FY2024 vs Nvidia FY2025 revenue", {"apple": [0], "nvidia": [1]}),
+    ("Compare Apple and Nvidia revenue in fiscal 2024 and 2025", {}),  # every period for each company
+])
+def test_periods_paired_with_companies(planner, question, pairs):
+    assert planner.plan(question).company_periods == pairs
+
+
+def test_a_comparison_across_periods_answers_each_companys_own(f):
+    a = f.ask("Compare Apple's revenue in fiscal 2024 with Nvidia's in fiscal 2025")
+    # Apple total net sales $391,035 million (FY2024 10-K); Nvidia revenue $130,497 million (FY2025 10-K)
+    assert sorted((r.stock_code, r.fiscal_year, Decimal(r.value)) for r in a.rows if r.metric == "revenue") == [
+        ("AAPL", 2024, Decimal("391035000000")), ("NVDA", 2025, Decimal("130497000000"))]
+
+
 def test_metric_answer_carries_currency_standard_and_source(f):
     a = f.ask("What was Apple's revenue in fiscal 2024?")
     assert (a.status, a.route) == ("answered", "sql")
