@@ -10,7 +10,8 @@
 
 The full product is millions of questions; :func:`grid` covers it deterministically instead: every (company, name
 form) meets every period phrase once, and the metric alias and template rotate, so every alias and template
-appears many times. The grid grows by itself as the mappings and the warehouse grow.
+appears many times. The grid grows by itself as the mappings and the warehouse grow. :func:`comparison_grid` pairs
+every two companies, each with its own fiscal year, in English and Chinese.
 """
 
 from __future__ import annotations
@@ -199,4 +200,39 @@ def grid(con) -> list[Case]:
                     q = EN_TEMPLATES[i // 2 % len(EN_TEMPLATES)].format(c=name, m=alias, p=en)
                     flag = fiscal
                 cases.append(Case(q, cid, mid, expected, flag))
+    return cases
+
+
+PAIR_TEMPLATES_EN = ["Compare {c1}'s {m} in {p1} with {c2}'s in {p2}", "{c1} {m} {p1} vs {c2} {p2}"]
+PAIR_TEMPLATES_ZH = ["{c1}{p1}的{m}与{c2}{p2}对比"]
+
+
+@dataclass(frozen=True)
+class PairCase:
+    question: str
+    companies: tuple[str, str]
+    metric: str
+    years: tuple[int, int]
+
+
+def comparison_grid(con) -> list[PairCase]:
+    """Two companies, each with its own fiscal year ("Compare A's revenue in fiscal 2023 with B's in fiscal 2024"):
+    every ordered pair of companies once, names (not codes), aliases and templates rotating."""
+    forms = {cid: [n for n in names if not re.fullmatch(r"[$A-Z0-9.:\s]+", n)] for cid, names in name_forms(con).items()}
+    forms = {cid: names for cid, names in forms.items() if names}
+    aliases = metric_aliases()
+    en = [a for a in aliases if not re.search(r"[\u4e00-\u9fff]", a[0])]
+    zh = [a for a in aliases if re.search(r"[\u4e00-\u9fff]", a[0])]
+    cases: list[PairCase] = []
+    for i, (c1, c2) in enumerate(itertools.permutations(sorted(forms), 2)):
+        n1, n2 = forms[c1][i % len(forms[c1])], forms[c2][i % len(forms[c2])]
+        y1, y2 = YEARS if i % 2 else YEARS[::-1]
+        if i % 3 == 2:
+            alias, mid = zh[i % len(zh)]
+            q = _glue(PAIR_TEMPLATES_ZH[0], "{c1}", alias, "{p1}")
+            q = q.replace("{c1}", n1).replace("{p1}", f"{y1}财年").replace("{c2}", n2).replace("{p2}", f"{y2}财年")
+        else:
+            alias, mid = en[i % len(en)]
+            q = PAIR_TEMPLATES_EN[i % 2].format(c1=n1, c2=n2, m=alias, p1=f"fiscal {y1}", p2=f"fiscal {y2}")
+        cases.append(PairCase(q, (c1, c2), mid, (y1, y2)))
     return cases

@@ -53,3 +53,24 @@ def test_paraphrase_grid(con):
         print(f"  {case.question!r}: expected {case.company_id} {case.metric} {case.period} fiscal={case.fiscal}; got {got}")
     assert len(cases) >= 5000
     assert not failures, f"{len(failures)} of {len(cases)} grid cases plan wrongly (first: {failures[0]})"
+
+
+def test_comparison_grid_pairs_each_company_with_its_year(con):
+    from paraphrase_grid import comparison_grid
+
+    cases = comparison_grid(con)
+    planner = Planner(con)
+    failures = []
+    for case in cases:
+        plan = planner.plan(case.question)
+        got = ([c.company_id for c in plan.companies], plan.metrics,
+               [(p.fiscal_year, p.fiscal_period) for p in plan.periods], plan.company_periods, plan.route)
+        want = (list(case.companies), [case.metric], [(y, "FY") for y in case.years],
+                {case.companies[0]: [0], case.companies[1]: [1]}, "sql")
+        if got != want:
+            failures.append((case.question, got))
+    print(f"\ncomparison grid: {len(cases)} cases, plan accuracy {1 - len(failures) / max(len(cases), 1):.4f}")
+    for q, got in failures[:20]:
+        print(f"  {q!r}: got {got}")
+    assert len(cases) >= 500
+    assert not failures, f"{len(failures)} of {len(cases)} comparison cases plan wrongly (first: {failures[0]})"
