@@ -31,26 +31,31 @@ def _plan_key(plan):
     return [c.company_id for c in plan.companies], plan.metrics, periods
 
 
+def _failures(con, cases, got_of, want_of) -> list[tuple]:
+    """(case, got, expected) for every generated case whose plan differs from the expected one."""
+    planner = Planner(con)
+    out = []
+    for case in cases:
+        got, want = got_of(planner.plan(case.question), case), want_of(case)
+        if got != want:
+            out.append((case, got, want))
+    return out
+
+
 def test_paraphrase_grid(con):
     cases = grid(con)
-    planner = Planner(con)
-    failures = []
-    for case in cases:
-        plan = planner.plan(case.question)
-        companies, metrics, periods = _plan_key(plan)
-        fiscal = [p.fiscal for p in plan.periods]
-        ok = companies == [case.company_id] and metrics == [case.metric] and periods == [case.period] \
-            and plan.route == "sql"
-        if ok and case.fiscal is not None:
-            ok = fiscal == [case.fiscal]
-        if not ok:
-            failures.append((case, (companies, metrics, periods, fiscal, plan.route)))
-    kinds = Counter("company" if f[1][0] != [f[0].company_id] else "metric" if f[1][1] != [f[0].metric] else
-                    "route" if f[1][4] != "sql" else "period" for f in failures)
+    failures = _failures(
+        con, cases,
+        lambda plan, case: (*_plan_key(plan), plan.route,
+                            [p.fiscal for p in plan.periods] if case.fiscal is not None else None),
+        lambda case: ([case.company_id], [case.metric], [case.period], "sql",
+                      [case.fiscal] if case.fiscal is not None else None))
+    parts = ("company", "metric", "period", "route", "fiscal")
+    kinds = Counter(next(part for part, g, w in zip(parts, got, want) if g != w) for _, got, want in failures)
     print(f"\nparaphrase grid: {len(cases)} cases, plan accuracy {1 - len(failures) / len(cases):.4f}; "
           f"failures by part: {dict(kinds)}")
-    for case, got in failures[:40]:
-        print(f"  {case.question!r}: expected {case.company_id} {case.metric} {case.period} fiscal={case.fiscal}; got {got}")
+    for case, got, want in failures[:40]:
+        print(f"  {case.question!r}: expected {want}; got {got}")
     assert len(cases) >= 5000
     assert not failures, f"{len(failures)} of {len(cases)} grid cases plan wrongly (first: {failures[0]})"
 
@@ -59,18 +64,14 @@ def test_comparison_grid_pairs_each_company_with_its_year(con):
     from paraphrase_grid import comparison_grid
 
     cases = comparison_grid(con)
-    planner = Planner(con)
-    failures = []
-    for case in cases:
-        plan = planner.plan(case.question)
-        got = ([c.company_id for c in plan.companies], plan.metrics,
-               [(p.fiscal_year, p.fiscal_period) for p in plan.periods], plan.company_periods, plan.route)
-        want = (list(case.companies), [case.metric], [(y, "FY") for y in case.years],
-                {case.companies[0]: [0], case.companies[1]: [1]}, "sql")
-        if got != want:
-            failures.append((case.question, got))
+    failures = _failures(
+        con, cases,
+        lambda plan, case: ([c.company_id for c in plan.companies], plan.metrics,
+                            [(p.fiscal_year, p.fiscal_period) for p in plan.periods], plan.company_periods, plan.route),
+        lambda case: (list(case.companies), [case.metric], [(y, "FY") for y in case.years],
+                      {case.companies[0]: [0], case.companies[1]: [1]}, "sql"))
     print(f"\ncomparison grid: {len(cases)} cases, plan accuracy {1 - len(failures) / max(len(cases), 1):.4f}")
-    for q, got in failures[:20]:
-        print(f"  {q!r}: got {got}")
+    for case, got, want in failures[:20]:
+        print(f"  {case.question!r}: expected {want}; got {got}")
     assert len(cases) >= 500
     assert not failures, f"{len(failures)} of {len(cases)} comparison cases plan wrongly (first: {failures[0]})"
