@@ -83,14 +83,14 @@ def fetch(con: duckdb.DuckDBPyConnection, company_ids: list[str], metric_ids: li
     report as a second source: both reports print it."""
     cur = con.execute(_fetch_sql(), [list(company_ids), list(metric_ids)])
     rows = [dict(zip([*COLUMNS, "fiscal_year_label", *FIRST_COLUMNS, "derivation"], r)) for r in cur.fetchall()]
-    inputs = {r["document_id"]: json.loads(r["derivation"])["inputs"] for r in rows if r["derivation"]}
+    inputs = {id(r): json.loads(r["derivation"]).get("inputs") or [] for r in rows if r["derivation"]}
     ids = sorted({i["document_id"] for found in inputs.values() for i in found if i.get("document_id")})
     names = dict(con.execute("SELECT document_id, doc_name FROM documents WHERE document_id IN (SELECT unnest(?))",
                              [ids]).fetchall()) if ids else {}
     for r in rows:  # a value derived at ingest (Q4 = FY - 9M, no page of its own) cites the values it was computed from
-        if r["derivation"]:
+        if id(r) in inputs:
             r["derived_sources"] = [{"document_id": i.get("document_id"), "doc_name": names.get(i.get("document_id"), ""),
-                                     "page": i.get("page")} for i in json.loads(r["derivation"]).get("inputs") or []]
+                                     "page": i.get("page")} for i in inputs[id(r)]]
     return rows
 
 
