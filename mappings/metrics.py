@@ -177,6 +177,38 @@ def metric_for_label(market: str, statement: str | None, label: str | None) -> t
     return hit
 
 
+@lru_cache(maxsize=1)
+def printed_labels() -> dict[str, str]:
+    """Printed statement labels of every market (the label files) that name one metric wherever they appear:
+    normalised label -> metric id. The planner reads them as names of the metric too ("bank balances and cash",
+    "每股虧損"), after the aliases of metrics.yaml."""
+    seen: dict[str, set[str]] = {}
+    for market in LABEL_FILES:
+        for _, _statement, mid, labels, _ in _label_entries(market):
+            for label in labels:
+                seen.setdefault(normalise_label(str(label)), set()).add(mid)
+    return {label: next(iter(mids)) for label, mids in seen.items() if len(mids) == 1}
+
+
+_PERIOD_IN_LABEL = re.compile(r"年末|期末|年初|期初|年終|年终|本年|本期|\b(?:end|beginning) of\b|\bfor the (?:year|period)\b")
+
+
+def question_labels() -> dict[str, str]:
+    """The printed labels (:func:`printed_labels`) a question may use as they stand: three Latin words or more, or
+    four Chinese characters or more (shorter labels sit inside other terms: 收入 in 利息收入, "cash dividends" in
+    "cash dividends per share"), not the tail of a heading ("attributable to owners of the company"), and no
+    layout marks (figures, quotes, slashes of "(loss)/profit", units) that a question would not carry, and no
+    period words ("年末现金及现金等价物余额", "cash and cash equivalents at end of year": the period is the question's)."""
+    out = {}
+    for label, mid in printed_labels().items():
+        if re.search(r"[0-9\"“”'/╱()（）\[\]－]", label) or label.startswith("attributable") or _PERIOD_IN_LABEL.search(label):
+            continue
+        cjk = len(re.findall(r"[\u4e00-\u9fff]", label))
+        if cjk >= 4 or (not cjk and len(label.split()) >= 3):
+            out[label] = mid
+    return out
+
+
 # a balance-sheet row printed net of its allowance or accumulated depreciation is the asset the bare label names
 _NET_OF = re.compile(r",?\s+net(?:\s+of\s+[^,]*)?$|\s+[-—–]\s+net$")
 

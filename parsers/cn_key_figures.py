@@ -17,7 +17,7 @@ import datetime as dt
 import re
 
 from parsers import statement_periods as periods
-from parsers.cn_statement_facts import ReadState, emit, fy_start_of
+from parsers.cn_statement_facts import ReadState, emit, fy_start_of, is_known_label
 from parsers.statement_columns import CasColumn, cas_key_figure_columns, is_cas_header_text, is_cas_kf_header_text
 from parsers.statement_rows import Line, join_wrapped_labels, join_wrapped_numbers, to_lines
 from parsers.statement_tables import table_region
@@ -83,7 +83,7 @@ def _parse_key_figures(ctx: ReadState, seq: list[tuple[int, int, str]], scale: i
     def flush():
         nonlocal n
         if cols and block:
-            for label, ln in join_wrapped_labels(join_wrapped_numbers(block), sandwich=True):
+            for label, ln in join_wrapped_labels(join_wrapped_numbers(block), sandwich=True, known=is_known_label):
                 before = len(ctx.facts)
                 emit(ctx, label, ln, cols, "key_figures", True, scale, word, ccy)
                 n += len(ctx.facts) > before

@@ -14,6 +14,7 @@ import datetime as dt
 import re
 from decimal import Decimal
 
+from mappings.metrics import label_index, market_label
 from parsers import statement_periods as periods
 from parsers.statement_columns import CasColumn
 from parsers.statement_lines import CAS_BLANK, CAS_NUMBER, parse_amount
@@ -53,6 +54,14 @@ def _duration(info: DocumentInfo, role: str, offset: int) -> tuple[dt.date, dt.d
         m = end.month - 2
         return dt.date(end.year, m, 1), end
     return fy_start_of(info, fy), end
+
+
+def is_known_label(label: str) -> bool:
+    """A label of mappings/labels_cn.yaml (any statement), compared as the label map compares."""
+    return market_label("A", label) in _KNOWN_LABELS
+
+
+_KNOWN_LABELS = frozenset(label for _statement, label in label_index("A"))
 
 
 def _unit_of(label: str, statement: str) -> str:

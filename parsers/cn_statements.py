@@ -24,11 +24,10 @@ from __future__ import annotations
 
 import re
 
-from mappings.metrics import label_index, market_label
 from mappings.statement_tables import cas_names, cas_title
 from parsers.cn_key_figures import (MIN_TABLE_ROWS, in_key_table_pages, is_key_figures_title, is_quarters_title,
                                     read_key_figures, read_quarters)
-from parsers.cn_statement_facts import ReadState, emit
+from parsers.cn_statement_facts import ReadState, emit, is_known_label
 from parsers.statement_columns import CAS_DATE, cas_statement_columns, is_cas_header_text
 from parsers.statement_lines import display_width
 from parsers.statement_reads import MIN_ROWS, ReadLog, StatementResult
@@ -37,7 +36,7 @@ from parsers.statement_tables import place_by_cash_identity, place_by_subtotals,
 from parsers.statement_units import cn_unit_in, is_cn_currency_line, is_cn_unit_line
 from schema.models import DocumentInfo, Fact, Page
 
-PARSER_VERSION = "cn_statements/2"
+PARSER_VERSION = "cn_statements/3"
 
 STATEMENT_MAX_PAGES = 6  # a statement region ends at most this many pages after its title
 UNIT_LOOKAHEAD_LINES = 8  # the unit line of a table is printed within this many lines under its title
@@ -45,14 +44,6 @@ UNIT_LOOKAHEAD_LINES = 8  # the unit line of a table is printed within this many
 
 _CONSOLIDATED_Q, _PARENT_Q, _PERIOD_WORDS = cas_title()
 _KIND = cas_names()  # 利润表 -> "income" (mappings/statements.yaml `printed.cas`)
-
-
-def _is_known_label(label: str) -> bool:
-    """A label of mappings/labels_cn.yaml (any statement), compared as the label map compares."""
-    return market_label("A", label) in _KNOWN_LABELS
-
-
-_KNOWN_LABELS = frozenset(label for _statement, label in label_index("A"))
 
 
 def _alt(words) -> str:
@@ -97,7 +88,7 @@ def _parse_statement(ctx: ReadState, seq: list[tuple[int, int, str]], kind: str,
             and not is_cn_unit_line(ln.text) and not re.fullmatch(r"\d{4}\s*年.*[日月度]", ln.text)]
     # 附注 column with bare numbers: values beyond the column count are handled in emit
     n = 0
-    rows = join_wrapped_labels(body, known=_is_known_label)
+    rows = join_wrapped_labels(body, known=is_known_label)
     for label, ln in rows:
         before = len(ctx.facts)
         emit(ctx, label, ln, cols, kind, consolidated, scale, word, ccy)

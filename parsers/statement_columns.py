@@ -179,8 +179,9 @@ def is_cas_header_text(t: str) -> bool:
     return all(CAS_HEADER_WORDS.match(x) for x in toks if x)
 
 
-# Fragments of key-figure column headers wrapped in narrow cells (SZSE: "本年末比" / "上年末增" / "减").
-_CAS_KF_HEAD_EXTRA = re.compile(r"^(?:本年末?比\S*|\S*上年末?增\S*|减|末|元)$")
+# Fragments of key-figure column headers wrapped in narrow cells (SZSE: "本年末比" / "上年末增" / "减"; SSE: the
+# change column "本期比上年同期增减(%)" cut into "本期" / "比上" / "年同" / "期增" / "减(%)", even inside the years' line).
+_CAS_KF_HEAD_EXTRA = re.compile(r"^(?:本年末?比\S*|\S*上年末?增\S*|减|末|元|[本期比上年同增减末度%％()（）]{1,6})$")
 
 
 def is_cas_kf_header_text(t: str) -> bool:

@@ -108,6 +108,9 @@ def is_cas_value_token(tok: str) -> bool:
     return bool(CAS_NUMBER.match(tok)) or tok in CAS_BLANK or bool(_CAS_PCT_TEXT.match(tok))
 
 
+_POINTS_WORD = re.compile(r"个?百分点")
+
+
 def split_cas_cells(text: str) -> tuple[str, list[str]]:
     """Label and trailing value cells (note references dropped)."""
     toks = text.split(" ")
@@ -118,6 +121,10 @@ def split_cas_cells(text: str) -> tuple[str, list[str]]:
             continue
         vals.append(tok)
     vals.reverse()
+    # "-0.06 个百分点": a change printed with its unit apart is one cell
+    for k in range(len(vals) - 1, 0, -1):
+        if _POINTS_WORD.fullmatch(vals[k]) and CAS_NUMBER.match(vals[k - 1]):
+            vals[k - 1:k + 1] = [vals[k - 1] + vals[k]]
     label = " ".join(toks).strip()
     if vals and label:
         label = CAS_NOTE_TAIL.sub("", label).strip()

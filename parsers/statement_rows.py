@@ -75,9 +75,9 @@ def strip_page_furniture(pages: list[Page]) -> dict[int, list[tuple[int, str]]]:
 def join_wrapped_labels(lines: list[Line], sandwich: bool = False,
                         known: Callable[[str], bool] | None = None) -> list[tuple[str, Line]]:
     """Join wrapped labels: returns (label, values line) for every line that carries values. ``known`` tells a
-    printed label of the market's label vocabulary: a value line's label that is not one, followed by a
-    label-only line that completes it into one ("购建固定资产、无形资产和其他 228,315,572.28 ..." / "长期资产支付的
-    现金"), takes that line."""
+    printed label of the market's label vocabulary: a value line's label that is not one, followed by one or two
+    label-only lines that complete it into one ("购建固定资产、无形资产和其他 228,315,572.28 ..." / "长期资产支付的
+    现金"), takes those lines."""
     widths = [display_width(ln.label) for ln in lines if ln.label]
     maxw = max(widths) if widths else 0
     used: set[int] = set()
@@ -99,6 +99,18 @@ def join_wrapped_labels(lines: list[Line], sandwich: bool = False,
 
     def unbalanced(t: str) -> bool:
         return t.count("（") + t.count("(") > t.count("）") + t.count(")") or t.count("“") > t.count("”")
+
+    def completing(i: int) -> list[int]:
+        """The one or two label-only lines under value line ``i`` that complete its label into a known one
+        (SSE cells wrap downwards: "归属于上市公司股东的 392,188,209.82 ..." / "扣除非经常性损益的净" / "利润")."""
+        text = lines[i].label
+        for j in (i + 1, i + 2):
+            if not (label_only(j) and suffix_ok(lines[j].label)):
+                return []
+            text += lines[j].label
+            if known(text):
+                return list(range(i + 1, j + 1))
+        return []
 
     def full(t: str) -> bool:
         return maxw > 0 and display_width(t) >= FULL_WIDTH_SHARE * maxw
@@ -125,9 +137,11 @@ def join_wrapped_labels(lines: list[Line], sandwich: bool = False,
             if prev_frag:
                 parts.insert(0, lines[i - 1].label)
                 used.add(i - 1)
-            if tail_of_above(i + 1) or (
-                    known is not None and not prev_frag and label_only(i + 1) and suffix_ok(lines[i + 1].label)
-                    and not known(ln.label) and known(ln.label + lines[i + 1].label)):
+            below = completing(i) if known is not None and not prev_frag and not known(ln.label) else []
+            if below:
+                parts += [lines[j].label for j in below]
+                used.update(below)
+            elif tail_of_above(i + 1):
                 parts.append(lines[i + 1].label)
                 used.add(i + 1)
             elif (

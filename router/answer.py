@@ -8,6 +8,7 @@ from collections.abc import Callable
 
 import duckdb
 
+from mappings.metrics import ratios
 from mappings.vocabulary import fold, not_company_words, section_words, words
 from router.entities import unknown_subject
 from router.fallback import generic_reading, measure_passages, search_for_figures
@@ -18,6 +19,9 @@ from router.search import broad_question
 from router.search_route import filters_for
 from warehouse import lookup
 from schema.models import Answer, QueryPlan
+
+
+OWN_FIGURES = 2  # printed figures quoted beside a computed company-defined measure
 
 
 class Router:
@@ -84,7 +88,31 @@ class Router:
             printed = self._printed_figures(plan, m.reason)
             if printed is not None:
                 return printed
-        return self._base(plan, status=m.status, answer=m.text, rows=m.rows, caveats=m.caveats, reason=m.reason)
+        passages, own = self._own_definitions(plan) if m.status == "answered" else ([], [])
+        text = "\n".join([m.text or "", *(f"as the filing prints it: \"{p.text}\" [{p.source.get('doc_name')} "
+                                          f"p{p.source.get('page')}]" for p in passages)]).strip()
+        return self._base(plan, status=m.status, answer=text or m.text, rows=m.rows, passages=passages,
+                          caveats=[*m.caveats, *own], reason=m.reason)
+
+    def _own_definitions(self, plan: QueryPlan) -> tuple[list, list[str]]:
+        """A measure companies define their own way (free cash flow, EBITDA: ``company_defined`` in ratios.yaml),
+        answered with the figure computed from the statements: say so, and quote the filing's own figure for it
+        where a report of the asked period prints one (Amazon's free cash flow nets proceeds from asset sales
+        off its capex)."""
+        defined = [mid for mid in plan.metrics if ratios().get(mid, {}).get("company_defined")]
+        if not defined:
+            return [], []
+        caveats = [f"{ratios()[mid]['name_en']} is a measure each company defines its own way: the figure above is "
+                   f"computed from the statements as {ratios()[mid]['formula']}" for mid in defined]
+        if self.searcher is None or not plan.companies:
+            return [], caveats
+        asked = {c.company_id for c in plan.companies}
+        passages = [p for p in search_for_figures(self.searcher, plan.model_copy(update={"metrics": defined}),
+                                                  whole_line=True) if p.company_id in asked][:OWN_FIGURES]
+        if passages:
+            caveats.append("the filing prints its own figure for it (quoted): compare the definitions before using "
+                           "either")
+        return passages, caveats
 
     def _printed_figures(self, plan: QueryPlan, sql_reason: str | None) -> Answer | None:
         """No stored row: a passage that prints the metric's own figure (its label and a number) answers,
@@ -167,8 +195,8 @@ class Router:
             caveats.append(f"numbers: {numbers.reason}")
         if words.status != "answered" and words.reason:
             caveats.append(f"passages: {words.reason}")
-        return self._base(plan, status=status, answer=answer, rows=numbers.rows, passages=words.passages,
-                          caveats=caveats, reason=reason)
+        return self._base(plan, status=status, answer=answer, rows=numbers.rows,
+                          passages=[*numbers.passages, *words.passages], caveats=caveats, reason=reason)
 
     # ----------------------------------------------------------------------------- honesty
     def _page_text(self, document_id: str, page: int) -> str | None:

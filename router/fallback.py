@@ -21,7 +21,8 @@ from schema.models import Passage, QueryPlan
 # sentence ("a quick ratio of 0.54"). 80 characters hold a statement row's label-to-first-column gap and a
 # short phrase; further away the number belongs to something else.
 LABEL_NUMBER_WINDOW = 80
-_NUMBER = re.compile(r"\(?-?\$?\s?\d[\d,]*(?:\.\d+)?%?\)?(?:\s?(?:million|billion|thousand|trillion)\b|亿元|万元|千元|亿|万|元)?",
+LINE_TAIL = 160  # a whole statement row quoted: at most this many characters after the label's first figure
+_NUMBER = re.compile(r"\(?-?\$?\s?\d(?:[\d,]*\d)?(?:\.\d+)?%?\)?(?:\s?(?:million|billion|thousand|trillion)\b|亿元|万元|千元|亿|万|元)?",
                      re.I)  # with the unit printed after it ("$3.2 billion")
 _YEAR = re.compile(r"^\(?(?:19|20)\d\d\)?$")
 _CJK = re.compile(r"[\u4e00-\u9fff]")
@@ -45,10 +46,40 @@ def labels_of(metric: str) -> list[str]:
     return sorted(out, key=len, reverse=True)
 
 
-def figure_span(text: str, labels: list[str]) -> tuple[int, int] | None:
-    """(start, end) of a label followed by its figure within LABEL_NUMBER_WINDOW characters, else None."""
+# An amount of money is printed as one: a currency before it, a scale word or 元 after it, or digits grouped in
+# thousands (a statement row). A bare "66" after "turnover" (receivable turnover days) or "69" after "revenue"
+# (a page reference) is not a revenue figure.
+_CURRENCY_BEFORE = re.compile(r"(?:HK\$|US\$|S\$|RMB|HKD|USD|CNY|SGD|\$|¥|￥|人民币|港币|港元|美元)\s*$", re.I)
+_AMOUNT = re.compile(r"\$|\d{1,3}(?:,\d{3})+|\d{4,}|million|billion|thousand|trillion|亿|万|元", re.I)
+# a figure that bounds something ("banks with total assets of $10 billion or more") is a threshold, not the amount
+_BOUND_BEFORE = re.compile(r"(?:more than|less than|fewer than|over|above|below|under|exceed\w*|in excess of|at least|"
+                           r"up to|threshold of|超过|不低于|不超过|低于|高于)\W{0,3}$", re.I)
+_BOUND_AFTER = re.compile(r"^\s*(?:or more|or less|or greater|or higher|or above|and above|以上|以下)", re.I)
+
+
+def _is_figure(kind: str | None, window: str, n: re.Match) -> bool:
+    """Is the number ``n`` of ``window`` (the text after a label) the label's own figure, for a metric of ``kind``?"""
+    before = window[: n.start()]
+    if _BOUND_BEFORE.search(before) or _BOUND_AFTER.match(window[n.end():]):
+        return False
+    if kind == "money":
+        return bool(_CURRENCY_BEFORE.search(before) or _AMOUNT.search(n.group(0)))
+    return True
+
+
+_MONTHS = r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?"
+_DATE_AFTER = re.compile(r"^\s*(?:" + _MONTHS + r"(?![a-z])|月|日)", re.I)  # "31 October", "10月31日"
+_DATE_BEFORE = re.compile(_MONTHS + r"\s*$", re.I)  # "October 31"
+
+
+def figure_span(text: str, labels: list[str], kind: str | None = None) -> tuple[int, int] | None:
+    """(start, end) of a label followed by its figure within LABEL_NUMBER_WINDOW characters, else None: of all the
+    labels' mentions with a figure, the one printed closest to it ("The Group's revenue for the year ended 31
+    October 2021 was HK$118,520,000", not a segment's revenue further from its amount). ``kind``: the metric's
+    (``money`` figures must be printed as amounts). Dates ("31 October") are no figures."""
     lower = text.casefold()
-    for label in labels:
+    best: tuple[int, int, int, int] | None = None  # gap, label rank, start, end
+    for rank, label in enumerate(labels):
         cjk = bool(_CJK.search(label))
         pattern = re.escape(label) if cjk else r"(?<![\w&])" + re.escape(label) + r"(?![\w&])"
         for m in re.finditer(pattern, lower):
@@ -57,10 +88,16 @@ def figure_span(text: str, labels: list[str]) -> tuple[int, int] | None:
                 token = n.group(0).strip()
                 if _YEAR.match(token) or not any(ch.isdigit() for ch in token):
                     continue  # a year heading is no figure
+                if _DATE_AFTER.match(window[n.end():]) or _DATE_BEFORE.search(window[: n.start()]):
+                    continue  # a day of a date
                 if cjk and not _CJK_GAP.fullmatch(window[: n.start()]):
                     break  # Chinese runs on without spaces: 总资产收益率 0.77 is not 总资产's figure
-                return m.start(), m.end() + n.end()
-    return None
+                if not _is_figure(kind, window, n):
+                    break  # the first number after the label is not its amount: the label names something else
+                found = (n.start(), rank, m.start(), m.end() + n.end())
+                best = found if best is None or found < best else best
+                break
+    return (best[2], best[3]) if best else None
 
 
 def names_measure(text: str, qualifier: str, metric: str) -> bool:
@@ -83,17 +120,21 @@ def measure_passages(passages: list[Passage], non_gaap: list[tuple[str, str]]) -
     return [p for p in passages if all(names_measure(p.text, word, metric) for word, metric in non_gaap)]
 
 
-def figure_passages(passages: list[Passage], metric: str) -> list[Passage]:
-    """The passages that print the metric's figure, each cut to the label and its number (an exact substring
-    of the passage, so of the page)."""
+def figure_passages(passages: list[Passage], metric: str, whole_line: bool = False) -> list[Passage]:
+    """The passages that print the metric's figure, each cut to the label and its number (``whole_line``: to the
+    end of its line, every column of a statement row) - an exact substring of the passage, so of the page."""
     labels = labels_of(metric)
+    kind = metrics()[metric].kind if metric in metrics() else None
     out = []
     for p in passages:
-        span = figure_span(p.text, labels)
+        span = figure_span(p.text, labels, kind)
         if span is None:
             continue
         start = p.text.rfind("\n", 0, span[0]) + 1  # from the start of the line the label is on
         end = span[1]
+        if whole_line:
+            stop = p.text.find("\n", end)
+            end = min(stop if stop >= 0 else len(p.text), end + LINE_TAIL)
         src = dict(p.source)
         if src.get("char_start") is not None:
             src["char_start"], src["char_end"] = src["char_start"] + start, src["char_start"] + end
@@ -106,7 +147,7 @@ def figure_passages(passages: list[Passage], metric: str) -> list[Passage]:
 FIGURE_KINDS = ["narrative", "table"]
 
 
-def search_for_figures(searcher: Callable, plan: QueryPlan) -> list[Passage]:
+def search_for_figures(searcher: Callable, plan: QueryPlan, whole_line: bool = False) -> list[Passage]:
     """Passages printing the figures of the plan's metrics, from any page of a filing (statements included) of the
     asked period's reports: a year's figure from an annual report (or a fourth-quarter release), a quarter's from
     that quarter's report; the next year's report of the same period prints it as a comparative. A report of
@@ -126,7 +167,7 @@ def search_for_figures(searcher: Callable, plan: QueryPlan) -> list[Passage]:
         evidence = searcher(plan.model_copy(update={"sections": []}), filters)
         if asked and getattr(evidence, "widened", None):
             continue  # found only outside the asked period's reports
-        found += figure_passages(evidence, metric)
+        found += figure_passages(evidence, metric, whole_line)
     return found
 
 

@@ -8,7 +8,7 @@ from functools import lru_cache
 
 import duckdb
 
-from mappings.metrics import metrics, ratios
+from mappings.metrics import metrics, question_labels, ratios
 from mappings.vocabulary import ambiguous_metric_words, bare_metric_words, fold, market_measure_words, non_gaap_words, readings, section_words, words
 from router.calendar import company_named
 from router.entities import LATIN_AFTER, LATIN_BEFORE, Lexicon, build_lexicon, find_companies
@@ -38,6 +38,8 @@ def metric_lexicon() -> list[tuple[str, str]]:
         for a in (rid.replace("_", " "), spec.get("name_en")):
             if a:
                 out.setdefault(_norm(a), rid)
+    for label, mid in question_labels().items():  # what the statements print, where no alias says otherwise
+        out.setdefault(_norm(label), mid)
     for word in ambiguous_metric_words():  # bare words too ambiguous to name a metric on their own
         out.pop(word, None)
     for alias, (mid, _note) in readings().items():  # EBIT: one reading, stated in the answer
@@ -68,22 +70,34 @@ def _norm(text: str) -> str:
 _ASIDE = re.compile(r"\((?=[^()]*\s)[^()]*\)")
 
 
+# period words inside a metric's name ("profit for the year", 本年度溢利): they say when, not which metric
+_PERIOD_WORDS = re.compile(r"\bfor the (?:year|period)\b|本年度|年度|年内|本期")
+
+
+def _weight(alias: str) -> int:
+    """How much of a question an alias claims when names overlap: its length without its period words."""
+    return len(_PERIOD_WORDS.sub("", alias).strip())
+
+
 def metric_mentions(question: str) -> list[tuple[int, int, str, str]]:
     """(start, end, alias, metric or ratio id) of every metric the question names, in question order, on the
-    normalised text (longest alias first; overlapping shorter aliases are not counted). Asides are blanked
+    normalised text (the longest alias first, weighed without its period words: :func:`_weight`; mentions
+    overlapping one taken are not counted). Asides are blanked
     (positions kept) for a first pass, so that the words around one join up; a second pass reads the full text."""
     text = _norm(question)
     around = _ASIDE.sub(lambda m: " " * len(m.group(0)), text)
     taken: list[tuple[int, int]] = []
     found: list[tuple[int, int, str, str]] = []
     for source in (around, text):
-        for alias, mid, pattern in _alias_patterns():
-            if " " not in alias and alias not in source:
-                continue  # the cheap test first: an alias without a space occurs in the text as it is
-            for span in (m.span() for m in pattern.finditer(source)):
-                if not any(span[0] < b and a < span[1] for a, b in taken):
-                    taken.append(span)
-                    found.append((span[0], span[1], alias, mid))
+        hits = [(m.span(), alias, mid) for alias, mid, pattern in _alias_patterns()
+                if " " in alias or alias in source  # the cheap test first: an alias without a space occurs as it is
+                for m in pattern.finditer(source)]
+        # the longest name first, not counting its period words: "net profit attributable to shareholders" is the
+        # parent's, "gross profit for the year" gross profit ("profit for the year" weighs as "profit")
+        for span, alias, mid in sorted(hits, key=lambda h: (-_weight(h[1]), h[0][0])):
+            if not any(span[0] < b and a < span[1] for a, b in taken):
+                taken.append(span)
+                found.append((span[0], span[1], alias, mid))
         if around == text:
             break
     for pattern, mid in bare_metric_words():  # 收入 / 收益 / 溢利 standing alone ("2021年度收入")

@@ -2,7 +2,8 @@
 
     companies in the warehouse x every name form each has (master names and aliases, names printed in its
     filings, listing codes in several spellings)
-  x metric aliases (metrics.yaml, ratios.yaml, the readings of vocabulary.yaml; Simplified and Traditional Chinese)
+  x metric aliases (metrics.yaml, ratios.yaml, the readings of vocabulary.yaml, the statement labels a question may
+    use as printed; Simplified and Traditional Chinese)
   x period phrases (years, fiscal years, quarters alone and year to date, H1, 9M, instants at quarter and year ends
     by date and by name, periods named by their end date, month-named quarters, "latest", "last three years"),
     placed in each company's own fiscal calendar by arithmetic written here (not the router's)
@@ -23,7 +24,7 @@ import re
 from dataclasses import dataclass
 
 from mappings.companies import alias_key, normalise_code
-from mappings.metrics import metrics, ratios
+from mappings.metrics import metrics, question_labels, ratios
 from mappings.vocabulary import ambiguous_metric_words, fold, generic_company_words, readings
 
 YEARS = (2023, 2024)
@@ -59,6 +60,8 @@ def metric_aliases() -> list[tuple[str, str]]:
                 out[fold(a).casefold()] = (a, rid)
     for alias, (mid, _note) in readings().items():
         out[alias] = (alias, mid)
+    for label, mid in question_labels().items():  # statement labels as printed, where no alias says otherwise
+        out.setdefault(fold(label).casefold(), (label, mid))
     for word in ambiguous_metric_words():
         out.pop(word, None)
     pairs = sorted(out.values())

@@ -649,3 +649,32 @@ def test_cash_rollforward_identity(sanjiu_q1_home):
     assert rep["identities_checked"]["cash_rollforward"] == 2
     assert not [f for f in rep["findings"] if f["identity"] == "cash_rollforward"]
     assert [r for r in rep["rows"] if r["status"] == "missing"] == []
+
+
+def test_bank_key_ratios_with_the_change_in_points_printed_apart():
+    """Ping An Bank p17 (财务比率（%）：): "加权平均净资产收益率 10.08 11.38 12.36 -1.30 个百分点" - the change and its
+    unit printed as two words are one cell, so the row gives its three years."""
+    _need_corpus()
+    s = "000001_pinganyinhang_2024_annual"
+    for year, weighted, recurring in ((2024, "10.08", "10.16"), (2023, "11.38", "11.38"), (2022, "12.36", "12.33")):
+        span = (dt.date(year, 1, 1), dt.date(year, 12, 31))
+        assert get(s, "key_figures", "roe_weighted", *span).value == Decimal(weighted)
+        assert get(s, "key_figures", "roe_weighted_excl_nonrecurring", *span).value == Decimal(recurring)
+        assert get(s, "key_figures", "roe_weighted", *span).page == 17
+
+
+def test_key_figures_with_the_change_header_wrapped_through_the_years_line():
+    """600201 2020 annual p5: the change column's header is cut into 本期 / 比上 / 年同 / 期增 / 减(%) around the line
+    of the years, and labels wrap downwards over two lines ("归属于上市公司股东的" / "扣除非经常性损益的净" / "利润")."""
+    _need_corpus()
+    s = "600201_shengwugufen_2020_annual"
+    typed = {  # p5, 单位：元
+        "revenue": ("1581905632.48", "1126782253.35", "1896608630.19"),
+        "net_income_parent": ("406195463.57", "221041634.94", "754465552.70"),
+        "net_income_excl_nonrecurring": ("392188209.82", "215115789.00", "732655536.82"),
+        "operating_cash_flow": ("699612782.08", "405242914.07", "422460842.44"),
+    }
+    for metric, values in typed.items():
+        for year, value in zip((2020, 2019, 2018), values):
+            fact = get(s, "key_figures", metric, dt.date(year, 1, 1), dt.date(year, 12, 31))
+            assert fact is not None and fact.value == Decimal(value) and fact.page == 5, (metric, year)

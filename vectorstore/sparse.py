@@ -29,6 +29,7 @@ import re
 import threading
 from collections import Counter
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 # Tried and not kept (FinanceBench dev, shared store with filters, store of 2026-12-03, tuning half R@5 / R@20 /
 # MRR against 0.833 / 0.929 / 0.651 now): b 0.5 0.833 / 0.929 / 0.654, b 0.35 0.810 / 0.929 / 0.688, k1 0.9
@@ -88,53 +89,59 @@ def stem(token: str) -> str:
     return token
 
 
+@lru_cache(maxsize=1 << 17)
+def _latin_term(tok: str, stemming: bool) -> str | None:
+    """One lowercased Latin match as it is indexed (None: dropped). Cached: a filing repeats a few thousand
+    words, and tokenising is most of what storing a document costs."""
+    if tok[0].isdigit():
+        tok = tok.replace(",", "")
+        return tok[:-1] if tok.endswith(".") else tok
+    if len(tok) < 2 or tok in EN_STOPWORDS:
+        return None
+    return stem(tok) if stemming else tok
+
+
 def _latin_tokens(text: str, stemming: bool) -> list[str]:
-    out = []
-    for m in _LATIN_TOKEN.finditer(text.lower()):
-        tok = m.group(0)
-        if tok[0].isdigit():
-            tok = tok.replace(",", "")
-            if tok.endswith("."):
-                tok = tok[:-1]
-        elif len(tok) < 2 or tok in EN_STOPWORDS:
-            continue
-        elif stemming:
-            tok = stem(tok)
-        out.append(tok)
-    return out
+    return [t for m in _LATIN_TOKEN.findall(text.lower()) if (t := _latin_term(m, stemming))]
 
 
-def _cjk_tokens(run: str) -> list[str]:
+@lru_cache(maxsize=1 << 15)
+def _cjk_tokens(run: str) -> tuple[str, ...]:
     jieba = _get_jieba()
-    return [t for t in jieba.cut_for_search(run, HMM=True) if t not in ZH_STOPWORDS and _CJK_TOKEN.search(t)]
+    return tuple(t for t in jieba.cut_for_search(run, HMM=True) if t not in ZH_STOPWORDS and _CJK_TOKEN.search(t))
 
 
-def tokenize(text: str, stemming: bool = True) -> list[str]:
-    """Tokens of a mixed English / Chinese string (CJK runs by jieba, the rest by the Latin rule)."""
+def tokens_and_pairs(text: str, stemming: bool = True, pairs: bool = True) -> tuple[list[str], list[str]]:
+    """One pass over a mixed English / Chinese string: its tokens (CJK runs by jieba, the rest by the Latin rule)
+    and, with ``pairs``, the adjacent pairs of Latin words ("supply chain", "quick ratio") as one term each,
+    stopwords skipped and figures left out: a phrase in a question then scores where the phrase is printed, not
+    where its two words are scattered. CJK runs need no pairs: jieba's words already are phrases."""
     tokens: list[str] = []
+    joined: list[str] = []
     for i, part in enumerate(_RUNS.split(text)):
         if not part:
             continue
         if i % 2:  # CJK run (odd indices of a split on a capturing group)
             tokens.extend(_cjk_tokens(part))
-        else:
-            tokens.extend(_latin_tokens(part, stemming))
-    return tokens
+            continue
+        words = _latin_tokens(part, stemming)
+        tokens.extend(words)
+        if pairs:
+            joined += [f"{a}_{b}" for a, b in zip(words, words[1:]) if not (a[0].isdigit() or b[0].isdigit())]
+    return tokens, joined
+
+
+def tokenize(text: str, stemming: bool = True) -> list[str]:
+    """Tokens of a mixed English / Chinese string (CJK runs by jieba, the rest by the Latin rule)."""
+    return tokens_and_pairs(text, stemming, pairs=False)[0]
 
 
 def word_pairs(text: str, stemming: bool = True) -> list[str]:
-    """Adjacent pairs of Latin words ("supply chain", "quick ratio") as one term each, stopwords skipped and
-    figures left out: a phrase in a question then scores where the phrase is printed, not where its two words
-    are scattered. CJK runs need none: jieba's words already are phrases."""
-    pairs: list[str] = []
-    for i, part in enumerate(_RUNS.split(text)):
-        if i % 2 or not part:
-            continue
-        words = _latin_tokens(part, stemming)
-        pairs += [f"{a}_{b}" for a, b in zip(words, words[1:]) if not (a[0].isdigit() or b[0].isdigit())]
-    return pairs
+    """Adjacent pairs of Latin words as one term each (see :func:`tokens_and_pairs`)."""
+    return tokens_and_pairs(text, stemming)[1]
 
 
+@lru_cache(maxsize=1 << 18)
 def term_id(token: str) -> int:
     return int.from_bytes(hashlib.blake2b(token.encode("utf-8"), digest_size=4).digest(), "little")
 
@@ -158,16 +165,17 @@ class Bm25Encoder:
 
     def terms(self, text: str) -> list[str]:
         """The terms a text is indexed and queried by: its tokens, and its word pairs when ``pairs``."""
-        return self.tokens(text) + (word_pairs(text, self.stemming) if self.pairs else [])
+        toks, pairs = tokens_and_pairs(text, self.stemming, self.pairs)
+        return toks + pairs
 
     def encode_document(self, text: str, lang: str | None = None) -> tuple[list[int], list[float]]:
-        toks = self.tokens(text)
+        toks, pairs = tokens_and_pairs(text, self.stemming, self.pairs)
         if not toks:
             return [], []
         avg = self.avglen.get(_lang_key(lang)) or DEFAULT_AVGLEN["en"]
         norm = self.k1 * (1.0 - self.b + self.b * len(toks) / avg)  # the length is the unit's words
         weights: dict[int, float] = {}
-        for tok, tf in Counter(self.terms(text)).items():
+        for tok, tf in Counter(toks + pairs).items():
             tid = term_id(tok)
             # hash collisions within one unit: add up (rare)
             weights[tid] = weights.get(tid, 0.0) + tf * (self.k1 + 1.0) / (tf + norm)
