@@ -7,8 +7,7 @@ embedded, units embedded per second per market, and the peak memory of the inges
 ``--one``: three fresh homes, the same file: ``--no-index`` (pages, facts, metrics), ``--keywords-only`` (plus BM25
 units) and the full ingest (plus dense vectors), each with an empty embedding cache; prints each wall time and
 its ratio to the ``--no-index`` run (after a discarded warm-up run; the median of ``--rounds``). ``--corpus``: one full ingest of the folder into a fresh home (or ``--home``,
-kept afterwards for the retrieval and latency benches); "embedded while parsing" counts the prose units the cache
-warmer (``vectorstore.cache_warmer``) embedded before the dense phase began. Each run is a child process driving the facade;
+kept afterwards for the retrieval and latency benches). Each run is a child process driving the facade;
 this process samples the RSS of the child and its parse workers every 0.25 s (peak of the driver alone and of
 the whole process tree). Figures only; nothing is asserted. Models: whatever the environment configures
 (the defaults unless FILINGS_EMBED_MODEL_* are set), their graphs exported before any timing (``export_models``).
@@ -42,7 +41,7 @@ with Filings(home) as f:
                       on_progress=lambda r: event("stored", status=r.status),
                       on_embedded=lambda name: event("embedded", doc=name), **kw)
     units = f.con.execute("SELECT collection, count(*), sum(units) FROM index_state GROUP BY 1").fetchall()
-event("done", added=report.count("added"), failed=report.count("failed"), units=units, warmed=report.warmed)
+event("done", added=report.count("added"), failed=report.count("failed"), units=units)
 """
 
 
@@ -99,7 +98,7 @@ def run(mode: str, home: Path, paths: list[str], cluster: str | None = None) -> 
     done = events[-1]
     return {"mode": mode, "wall": time.perf_counter() - t0, "searchable": max(stored) if stored else None,
             "embedded_docs": len(embedded), "dense_s": (embedded[-1] - max(stored)) if embedded and stored else 0.0,
-            "added": done["added"], "failed": done["failed"], "units": done["units"], "warmed": done.get("warmed", 0),
+            "added": done["added"], "failed": done["failed"], "units": done["units"],
             "driver_peak_gb": peak[0] / 2**30, "tree_peak_gb": peak[1] / 2**30,
             "driver_peak_at": _phase(peak[2], events), "driver_peak_kinds": kinds}
 
@@ -154,10 +153,11 @@ def corpus(folder: str, home: str | None, cluster: str | None) -> None:
     r = run("full", target, [folder], cluster)
     prose = _prose_units(target)
     print(json.dumps({k: v for k, v in r.items()}, default=str, indent=1))
-    print_table(["documents", "failed", "to searchable s", "dense s", "wall s", "prose units",
-                 "embedded while parsing", "driver peak GB", "tree peak GB"],
+    print_table(["documents", "failed", "to searchable s", "dense s", "wall s", "prose units", "units/s (dense)",
+                 "driver peak GB", "tree peak GB"],
                 [[r["added"], r["failed"], r["searchable"], r["dense_s"], r["wall"], sum(prose.values()),
-                  r["warmed"], r["driver_peak_gb"], r["tree_peak_gb"]]], title=f"full ingest of {folder} into {target}")
+                  sum(prose.values()) / r["dense_s"] if r["dense_s"] else "-", r["driver_peak_gb"],
+                  r["tree_peak_gb"]]], title=f"full ingest of {folder} into {target}")
     print("prose units per collection:", prose)
 
 

@@ -12,7 +12,6 @@ Frames keep exact values: ``value`` columns hold ``decimal.Decimal`` (object dty
 from __future__ import annotations
 
 import datetime as dt
-import os
 import warnings
 from collections.abc import Callable
 from contextlib import contextmanager
@@ -187,17 +186,10 @@ class Filings(Frames):
                     on_progress(result)
                 writer.maybe_publish()
 
-            # the cores the parse leaves idle embed the stored prose meanwhile (a cluster embeds it itself)
-            warmer = self._warmer() if index and dense and isinstance(executor, LocalCluster) else None
-            on_stored = (lambda parsed: self._index_one(parsed, Path(parsed.info.file_name).stem, dense=False,
-                                                        on_pending=warmer.offer if warmer else None)) \
+            on_stored = (lambda parsed: self._index_one(parsed, Path(parsed.info.file_name).stem, dense=False)) \
                 if index else None
-            try:
-                report = ingest_mod.ingest(writer.con, paths, on_progress=progress, on_total=on_total,
-                                           on_stored=on_stored, cluster=executor)
-            finally:
-                warmed = warmer.stop() if warmer is not None else 0
-            report.warmed = warmed
+            report = ingest_mod.ingest(writer.con, paths, on_progress=progress, on_total=on_total,
+                                       on_stored=on_stored, cluster=executor)
             if index:
                 earlier = {r.document_id for r in report.results if r.status == "unchanged" and r.document_id}
                 added = {r.document_id for r in report.results if r.status == "added" and r.document_id}
@@ -212,26 +204,13 @@ class Filings(Frames):
                 self._writer_idx().passages_via = None
             return report
 
-    def _index_one(self, parsed, doc_name: str, dense: bool = True, on_pending: Callable | None = None) -> int:
+    def _index_one(self, parsed, doc_name: str, dense: bool = True) -> int:
         """Index one stored document with the writer (``filings.indexing``): BM25 units, dense vectors too with
-        ``dense``; ``on_pending(setting, texts)`` gets the prose left without dense vectors."""
+        ``dense``."""
         from filings import indexing
 
         self._writer.changed()
-        return indexing.index_one(self._writer.con, self._writer_idx(), parsed, doc_name, dense=dense,
-                                  on_pending=on_pending)
-
-    def _warmer(self):
-        """A background embedder into the writer's embedding cache (``vectorstore.cache_warmer``); None where
-        ``FILINGS_WARM_CACHE=0`` or the cache is not a file."""
-        from vectorstore.cache_warmer import CacheWarmer
-        from vectorstore.embedding_cache import EmbeddingCache
-        from vectorstore.embeddings import new_provider
-
-        cache = self._writer_idx().cache
-        if os.environ.get("FILINGS_WARM_CACHE", "1") == "0" or not isinstance(cache, EmbeddingCache):
-            return None
-        return CacheWarmer(cache, new_provider)
+        return indexing.index_one(self._writer.con, self._writer_idx(), parsed, doc_name, dense=dense)
 
     def index_missing(self, on_progress: Callable | None = None, only: list[str] | None = None,
                       rebuild: bool = False, only_ids: set[str] | None = None, dense: bool = True) -> int:

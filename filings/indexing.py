@@ -31,21 +31,17 @@ def _model(index: NarrativeIndex, name: str) -> str | None:
     return card["embedding_model"] if card else None
 
 
-def index_one(con, index: NarrativeIndex, parsed, doc_name: str, dense: bool = True,
-              on_pending: Callable[[str, tuple[str, ...]], None] | None = None) -> int:
-    """Upsert one stored document's units (their dense vectors too with ``dense``) and record its state;
-    ``on_pending(model setting, texts)`` is given the prose still without dense vectors."""
+def index_one(con, index: NarrativeIndex, parsed, doc_name: str, dense: bool = True) -> int:
+    """Upsert one stored document's units (their dense vectors too with ``dense``) and record its state."""
     name = collection_for(parsed.info.market)
     try:
-        units, pending, setting, texts = index.index_document(parsed, doc_name, dense=dense)
+        units, pending = index.index_document(parsed, doc_name, dense=dense)
     except Exception as exc:  # recorded: `filings index` and `filings update` retry it
         record(con, parsed.info.document_id, name, None, 0, "failed", _reason(exc))
         raise FilingsError(f"{doc_name}: stored, but indexing failed ({_reason(exc)}); `filings index` retries "
                            "it") from None
     record(con, parsed.info.document_id, name, _model(index, name) if units else None, units,
            "keywords" if pending else "indexed", None)
-    if pending and on_pending is not None:
-        on_pending(setting, texts)
     return units
 
 

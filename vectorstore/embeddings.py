@@ -214,12 +214,6 @@ def provider_for(name: str) -> EmbeddingProvider:
     return HashingProvider(int(length) if length else 64)
 
 
-def new_provider(name: str) -> EmbeddingProvider:
-    """A provider of its own for a setting (not the process-wide one of :func:`provider_for`): its own model
-    session, loaded in the thread that first embeds with it."""
-    return provider_for.__wrapped__(name)
-
-
 def configured_model(market: str | None, config: dict[str, str] | None = None) -> str | None:
     """The provider name set for a market's collection, if one is: ``config`` first, then
     ``FILINGS_EMBED_MODEL_<M>``, then ``FILINGS_EMBED_MODELS="US=...,A=...,HK=..."``; None when none is (the

@@ -49,8 +49,6 @@ _CJK = re.compile(r"[\u4e00-\u9fff]")
 class Indexed(NamedTuple):
     units: int  # search units upserted
     pending: int  # prose units among them without a dense vector yet
-    setting: str | None = None  # the model setting their vectors are to be embedded with
-    texts: tuple[str, ...] = ()  # the texts of those prose units
 
 
 @dataclass(frozen=True)
@@ -197,8 +195,7 @@ class NarrativeIndex:
                         sparse=bm25.encode_document(u.text, language_of(u.text)),
                         payload={**unit_payload(u), DENSE_STATE: _dense_state(u, pending)}) for u in units]
         self.engine.upsert(name, points)
-        return Indexed(len(points), len(pending), self._writer_setting(market, name),
-                       tuple(u.text for u in prose if u.unit_id in pending))
+        return Indexed(len(points), len(pending))
 
     def fill_dense(self, parsed: ParsedDocument, doc_name: str) -> int:
         """Embed the prose units of a document stored by ``index_document(dense=False)`` and give them their dense

@@ -49,7 +49,6 @@ class IngestReport:
     results: list[DocumentResult] = field(default_factory=list)
     indexed: int = 0  # documents stored earlier whose search index was missing, failed or stale: indexed now
     embedded: int = 0  # documents of this run whose prose units got their dense vectors after the keyword index
-    warmed: int = 0  # prose units embedded into the cache while the run was still parsing (vectorstore.cache_warmer)
     index_failures: list[tuple[str, str]] = field(default_factory=list)  # (doc_name, reason): stored, not all indexed
 
     def count(self, status: str) -> int:
