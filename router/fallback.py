@@ -100,6 +100,13 @@ def figure_span(text: str, labels: list[str], kind: str | None = None) -> tuple[
     return (best[2], best[3]) if best else None
 
 
+def display_name(metric: str) -> str:
+    """A metric's or ratio's English name as statements print it ("Free cash flow", "Revenue")."""
+    spec = ratios().get(metric)
+    name = spec["name_en"] if spec else metrics()[metric].name_en if metric in metrics() else metric.replace("_", " ")
+    return re.sub(r"\s*\([^()]*\)", "", name)  # "Net income (incl. minority interests)": the name, not the note
+
+
 def names_measure(text: str, qualifier: str, metric: str) -> bool:
     """Does a passage name the company-defined measure asked for: the qualifier ("adjusted", 经调整) within a couple
     of words before one of the metric's labels ("adjusted diluted EPS", "Adjusted EBITDA")?"""
@@ -164,7 +171,9 @@ def search_for_figures(searcher: Callable, plan: QueryPlan, whole_line: bool = F
         filters["fiscal_period"] = sorted({r for p in asked for r in REPORT_PERIODS.get(p, ["FY", "Q4"])})
     found: list[Passage] = []
     for metric in plan.metrics:
-        evidence = searcher(plan.model_copy(update={"sections": []}), filters)
+        # the metric's printed name joins the question's words: shorthand ("FCF", "top line") is not what pages print
+        query = plan.model_copy(update={"sections": [], "question": f"{plan.question} {display_name(metric)}"})
+        evidence = searcher(query, filters)
         if asked and getattr(evidence, "widened", None):
             continue  # found only outside the asked period's reports
         found += figure_passages(evidence, metric, whole_line)

@@ -79,6 +79,19 @@ def _weight(alias: str) -> int:
     return len(_PERIOD_WORDS.sub("", alias).strip())
 
 
+# words that turn an amount into another measure: "net assets per share", 每股资产净值, "total gross margin percentage"
+_AMOUNT_BECOMES_ANOTHER = (re.compile(r"^\s*(?:per share|percentage|%|ratio|rate|率|占比|比率)"), re.compile(r"每股$"))
+
+
+def _not_the_amount(text: str, span: tuple[int, int], mid: str) -> bool:
+    """Is a money metric's name here part of another measure (a per-share figure, a percentage)?"""
+    metric = metrics().get(mid)
+    if metric is None or metric.kind != "money":
+        return False
+    after, before = _AMOUNT_BECOMES_ANOTHER
+    return bool(after.match(text[span[1]:]) or before.search(text[:span[0]]))
+
+
 def metric_mentions(question: str) -> list[tuple[int, int, str, str]]:
     """(start, end, alias, metric or ratio id) of every metric the question names, in question order, on the
     normalised text (the longest alias first, weighed without its period words: :func:`_weight`; mentions
@@ -95,6 +108,8 @@ def metric_mentions(question: str) -> list[tuple[int, int, str, str]]:
         # the longest name first, not counting its period words: "net profit attributable to shareholders" is the
         # parent's, "gross profit for the year" gross profit ("profit for the year" weighs as "profit")
         for span, alias, mid in sorted(hits, key=lambda h: (-_weight(h[1]), h[0][0])):
+            if _not_the_amount(source, span, mid):
+                continue
             if not any(span[0] < b and a < span[1] for a, b in taken):
                 taken.append(span)
                 found.append((span[0], span[1], alias, mid))

@@ -94,3 +94,13 @@ def test_a_company_defined_measure_quotes_the_filings_own_figure(f):
     own = [p for p in answer.passages if p.source["page"] == 29 and "25,825" in p.text]
     assert own, [(p.source["page"], p.text) for p in answer.passages]
     assert any("defines its own way" in c for c in answer.caveats)
+
+
+@pytest.mark.parametrize("question, metrics", [
+    ("截至2021年9月30日每股资产净值", []),  # net asset value per share: no amount of equity (2324 p53 prints HK$1.53)
+    ("net assets per share", []),
+    ("total gross margin percentage for the March 2025 quarter", ["gross_margin"]),  # Apple's label is the amount
+    ("total gross margin for the March 2025 quarter", ["gross_profit"]),
+])
+def test_an_amount_inside_another_measure_is_not_that_amount(question, metrics):
+    assert find_metrics(question) == metrics
