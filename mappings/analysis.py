@@ -28,6 +28,19 @@ def _pattern(phrase: str) -> str:
     return r"(?<![\w&])" + r"[\s\-]+".join(re.escape(w) for w in phrase.split()) + r"(?![\w&])"
 
 
+# A Chinese generic word names the amount only standing alone: after a period word, a possessive, a digit, a Latin
+# letter or the start, and not as the head of a measure of its own (成本收入比, 利润率, 利润总额, 盈利能力)
+_ALONE_AFTER = "年度期季的之总總和与及、 "
+_COMPOUND_HEADS = "率比总總额額占能构構"
+
+
+def _standing_alone(word: str) -> str:
+    if not _CJK.search(word):
+        return word
+    return ("re:(?:(?<![\u4e00-\u9fff])|(?<=[" + _ALONE_AFTER + "]))" + re.escape(word)
+            + "(?![" + _COMPOUND_HEADS + "])")
+
+
 def _compile(name: str, phrases) -> re.Pattern:
     if not isinstance(phrases, list) or not phrases:
         raise ConfigError(f"{FILE}: {name} must be a non-empty list of phrases")
@@ -101,7 +114,7 @@ def analysis() -> Analysis:
     bad = [f"{w}: {m}" for w, m in generic.items() if m not in known and m not in ratios()]
     if bad:
         raise ConfigError(f"{FILE}: generic_metric_words: unknown metric id(s) {', '.join(bad)}")
-    generic_words = tuple((_compile(f"generic_metric_words.{w}", [w]), w, m)
+    generic_words = tuple((_compile(f"generic_metric_words.{w}", [_standing_alone(w)]), w, m)
                           for w, m in sorted(generic.items(), key=lambda kv: -len(kv[0])))
     return Analysis(operations={op: _compile(f"operations.{op}", ops[op]) for op in OPERATIONS},
                     span_years=_compile("span_years", data.get("span_years")),

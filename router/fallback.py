@@ -72,29 +72,53 @@ _DATE_AFTER = re.compile(r"^\s*(?:" + _MONTHS + r"(?![a-z])|月|日)", re.I)  # 
 _DATE_BEFORE = re.compile(_MONTHS + r"\s*$", re.I)  # "October 31"
 
 
+# a number right after "by" / "from" is a change or the earlier figure; a label right after "increase in" names
+# the change
+_CHANGE_BEFORE = re.compile(r"\b(?:by|from)\s+(?:approximately\s+|about\s+|around\s+)?(?:[A-Z]{1,3}\$?|\$)?\s*$")
+_CHANGE_OF = re.compile(r"(?:increase|decrease|growth|decline|drop|rise|change|reduction)s?\s+in\s+(?:the\s+)?"
+                        r"(?:group['’]s\s+|company['’]s\s+|our\s+)?(?:total\s+|net\s+)?$", re.I)
+
+
+_OTHER_MEASURE_AFTER = re.compile(r"\s*(?:area|volume|units?|growth|rate|ratio|margin|mix|per\s+share|"
+                                  r"per\s+square|days|turnover)\b", re.I)
+
+
+# "sales of jewellery products", "revenue from our water supply business": one segment's figure, not the total
+_PART_AFTER = re.compile(r"\s+(?:of|from)\s+(?!(?:the\s+)?(?:group|company)\b|(?:approximately|approx|about|around|"
+                         r"nearly|over|some)\b|[A-Z]{0,3}\$|rmb|hkd|usd|cny|\d)", re.I)
+
+
 def figure_span(text: str, labels: list[str], kind: str | None = None) -> tuple[int, int] | None:
     """(start, end) of a label followed by its figure within LABEL_NUMBER_WINDOW characters, else None: of all the
-    labels' mentions with a figure, the one printed closest to it ("The Group's revenue for the year ended 31
-    October 2021 was HK$118,520,000", not a segment's revenue further from its amount). ``kind``: the metric's
+    labels' mentions with a figure, one of the longest label ("total revenue" before "revenue" before "sales"),
+    printed closest to its figure ("The Group's revenue for the year ended 31 October 2021 was HK$118,520,000", not
+    a segment's revenue further from its amount). ``kind``: the metric's
     (``money`` figures must be printed as amounts). Dates ("31 October") are no figures."""
     lower = text.casefold()
-    best: tuple[int, int, int, int] | None = None  # gap, label rank, start, end
+    best: tuple[int, int, int, int] | None = None  # label rank, gap, start, end
     for rank, label in enumerate(labels):
         cjk = bool(_CJK.search(label))
         pattern = re.escape(label) if cjk else r"(?<![\w&])" + re.escape(label) + r"(?![\w&])"
         for m in re.finditer(pattern, lower):
+            if _CHANGE_OF.search(lower[max(0, m.start() - 40): m.start()]):
+                continue  # "a decrease in total revenue of S$45.6 million": the change's amount, not revenue's
             window = text[m.end(): m.end() + LABEL_NUMBER_WINDOW]
+            if kind == "money" and (_OTHER_MEASURE_AFTER.match(window) or _PART_AFTER.match(window)):
+                continue  # "sales area", "revenue growth", "sales of jewellery products": another measure, or a part
             for n in _NUMBER.finditer(window):
                 token = n.group(0).strip()
                 if _YEAR.match(token) or not any(ch.isdigit() for ch in token):
                     continue  # a year heading is no figure
                 if _DATE_AFTER.match(window[n.end():]) or _DATE_BEFORE.search(window[: n.start()]):
                     continue  # a day of a date
+                if kind == "money" and (token.rstrip(")").endswith("%") or _CHANGE_BEFORE.search(window[: n.start()])):
+                    continue  # "decreased by 62.4% to RMB9,085.4 million", "from HK$357.6 million to ...": the change
+                    # or the earlier figure; the amount comes after them
                 if cjk and not _CJK_GAP.fullmatch(window[: n.start()]):
                     break  # Chinese runs on without spaces: 总资产收益率 0.77 is not 总资产's figure
                 if not _is_figure(kind, window, n):
                     break  # the first number after the label is not its amount: the label names something else
-                found = (n.start(), rank, m.start(), m.end() + n.end())
+                found = (rank, n.start(), m.start(), m.end() + n.end())
                 best = found if best is None or found < best else best
                 break
     return (best[2], best[3]) if best else None

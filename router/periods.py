@@ -183,12 +183,12 @@ def find_periods(question: str) -> tuple[list[PeriodRef], int | None]:
         (_YEAR + r"\s?年?(?:度)?\s?(?:上半年|半年度|中期|半年|1\s?[-—–~至]\s?6\s?月)", lambda m: (int(m.group(1)), "H1")),
         (r"\b(?:H1|1H|first\s+half(?:\s+of)?|interim|six\s+months\s+of)\s?(?:" + fiscal_words + r")?'?((?:19|20)\d\d|\d\d)\b",
          lambda m: (_year(m.group(1)), "H1")),
-        (r"\b" + _YEAR + r"\s?(?:H1|1H|first\s+half|interim)\b", lambda m: (int(m.group(1)), "H1")),
+        (r"(?<![0-9A-Za-z])" + _YEAR + r"\s?(?:H1|1H|first\s+half|interim)(?![0-9A-Za-z])", lambda m: (int(m.group(1)), "H1")),
         (_YEAR + r"\s?年?(?:度)?\s?(?:前三季度|前三个季度|1\s?[-—–~至]\s?9\s?月|一至三季度)", lambda m: (int(m.group(1)), "9M")),
         (_YEAR + r"\s?年?(?:度)?\s?1\s?[-—–~至]\s?3\s?月", lambda m: (int(m.group(1)), "Q1")),
         (r"\b(?:9M|nine\s+months(?:\s+ended)?(?:\s+of)?|first\s+nine\s+months\s+of|first\s+three\s+quarters\s+of)\s?(?:"
          + fiscal_words + r")?'?((?:19|20)\d\d|\d\d)\b", lambda m: (_year(m.group(1)), "9M")),
-        (r"\b" + _YEAR + r"\s?9M\b", lambda m: (int(m.group(1)), "9M")),
+        (r"(?<![0-9A-Za-z])" + _YEAR + r"\s?9M(?![0-9A-Za-z])", lambda m: (int(m.group(1)), "9M")),
         # ranges of fiscal years
         (r"(?:\bfiscal\s+(?:years?\s+)?|FY\s?)?" + _YEAR + r"\s?(?:年度|年|财年)?\s?(?:-|–|—|~|to|through|至|到)\s?(?:FY\s?)?" + _YEAR
          + r"\s?(?:年度|年|财年)?", None),

@@ -104,3 +104,37 @@ def test_a_company_defined_measure_quotes_the_filings_own_figure(f):
 ])
 def test_an_amount_inside_another_measure_is_not_that_amount(question, metrics):
     assert find_metrics(question) == metrics
+
+
+def _pages(*parts):
+    from parsers.pdf_pages import read_pages
+
+    return {p.page: p.text for p in read_pages(require_corpus(*parts))}
+
+
+def test_a_change_and_the_earlier_figure_are_not_the_amount():
+    revenue = labels_of("revenue")
+    # 0618 p2: "The Group's revenue for the Reporting Period decreased by 62.4% to approximately RMB9,085.4 million"
+    pku = _pages("hk", "0618_pkuresources_2020_annual-mda-extract.pdf")[2]
+    span = figure_span(pku, revenue, "money")
+    assert span and " ".join(pku[span[0]:span[1]].split()).endswith("RMB9,085.4 million")
+    # 0860 p1: "the revenue of the Group increased by approximately 47.8% year-on-year to approximately HK$528.6"
+    # (beyond the label's window) and "sales of jewellery products, watches and other commodities of approximately
+    # HK$377.2 million" (one segment): never the segment's figure
+    apollo = _pages("hk", "0860_apollofuture_2021_annual-mda-extract.pdf")[1]
+    span = figure_span(apollo, revenue, "money")
+    assert span is None or "528.6" in apollo[span[0]:span[1]]
+    # 3928 p3: "overall revenue decreased by approximately S$45.6 million or approximately 52.4% from approximately
+    # S$87.1 million ... to approximately S$41.5 million": never the decrease nor the earlier year's figure
+    st = _pages("hk", "3928_sthold_2020_annual-mda-extract.pdf")[3]
+    span = figure_span(st, revenue, "money")
+    assert span is None or "41.5" in st[span[0]:span[1]]
+
+
+@pytest.mark.parametrize("question, metrics", [
+    ("平安銀行2024年成本收入比是多少？", []),  # the cost-to-income ratio is no revenue (000001 p16 prints 27.66%)
+])
+def test_a_generic_word_inside_another_measure_is_no_reading(question, metrics):
+    from mappings.analysis import analysis
+
+    assert find_metrics(question) == metrics and analysis().generic_metric(question) is None
