@@ -190,7 +190,17 @@ def printed_labels() -> dict[str, str]:
     return {label: next(iter(mids)) for label, mids in seen.items() if len(mids) == 1}
 
 
-_PERIOD_IN_LABEL = re.compile(r"年末|期末|年初|期初|年終|年终|本年|本期|\b(?:end|beginning) of\b|\bfor the (?:year|period)\b")
+# period words inside a metric's name or label ("profit for the year", 本年度溢利, 年末现金及现金等价物余额): they say
+# when, not which metric
+PERIOD_WORDS = re.compile(r"\bfor the (?:year|period)\b|\b(?:end|beginning) of\b|本年度|年度|年内|本年|本期|年末|期末|年初|"
+                          r"期初|年終|年终")
+
+
+def display_name(mid: str) -> str:
+    """The English name of a metric or ratio ("Free cash flow", "Net income (incl. minority interests)")."""
+    spec = ratios().get(mid)
+    return spec["name_en"] if spec else metrics()[mid].name_en if mid in metrics() else mid.replace("_", " ")
+
 
 
 def question_labels() -> dict[str, str]:
@@ -201,7 +211,7 @@ def question_labels() -> dict[str, str]:
     period words ("年末现金及现金等价物余额", "cash and cash equivalents at end of year": the period is the question's)."""
     out = {}
     for label, mid in printed_labels().items():
-        if re.search(r"[0-9\"“”'/╱()（）\[\]－]", label) or label.startswith("attributable") or _PERIOD_IN_LABEL.search(label):
+        if re.search(r"[0-9\"“”'/╱()（）\[\]－]", label) or label.startswith("attributable") or PERIOD_WORDS.search(label):
             continue
         cjk = len(re.findall(r"[\u4e00-\u9fff]", label))
         if cjk >= 4 or (not cjk and len(label.split()) >= 3):

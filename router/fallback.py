@@ -11,7 +11,7 @@ import re
 from collections.abc import Callable
 
 from mappings.analysis import analysis
-from mappings.metrics import metrics, ratios
+from mappings.metrics import display_name, metrics, ratios
 from router.calendar import loosely_named
 from router.search import REPORT_PERIODS
 from router.search_route import filters_for
@@ -124,10 +124,7 @@ def figure_span(text: str, labels: list[str], kind: str | None = None) -> tuple[
     return (best[2], best[3]) if best else None
 
 
-def display_name(metric: str) -> str:
-    """A metric's or ratio's English name as statements print it ("Free cash flow", "Revenue")."""
-    spec = ratios().get(metric)
-    name = spec["name_en"] if spec else metrics()[metric].name_en if metric in metrics() else metric.replace("_", " ")
+def _bare(name: str) -> str:
     return re.sub(r"\s*\([^()]*\)", "", name)  # "Net income (incl. minority interests)": the name, not the note
 
 
@@ -196,7 +193,7 @@ def search_for_figures(searcher: Callable, plan: QueryPlan, whole_line: bool = F
     found: list[Passage] = []
     for metric in plan.metrics:
         # the metric's printed name joins the question's words: shorthand ("FCF", "top line") is not what pages print
-        query = plan.model_copy(update={"sections": [], "question": f"{plan.question} {display_name(metric)}"})
+        query = plan.model_copy(update={"sections": [], "question": f"{plan.question} {_bare(display_name(metric))}"})
         evidence = searcher(query, filters)
         if asked and getattr(evidence, "widened", None):
             continue  # found only outside the asked period's reports
@@ -215,7 +212,7 @@ def generic_reading(plan: QueryPlan) -> tuple[QueryPlan, str | None]:
     word, metric = hit
     intent = "comparison" if len(plan.companies) > 1 else (
         "trend" if plan.last_n_years or len({p.fiscal_year for p in plan.periods}) > 1 else "metric")
-    reading = (f"“{word}” read as {metrics()[metric].name_en if metric in metrics() else ratios()[metric]['name_en']} "
+    reading = (f"“{word}” read as {display_name(metric)} "
                f"({metric})")
     return plan.model_copy(update={"metrics": [metric], "intent": intent, "route": "sql", "sections": [],
                                    "notes": [*plan.notes, reading]}), reading

@@ -8,7 +8,7 @@ from functools import lru_cache
 
 import duckdb
 
-from mappings.metrics import metrics, question_labels, ratios
+from mappings.metrics import PERIOD_WORDS, display_name, metrics, question_labels, ratios
 from mappings.vocabulary import ambiguous_metric_words, bare_metric_words, fold, market_measure_words, non_gaap_words, readings, section_words, words
 from router.calendar import company_named
 from router.entities import LATIN_AFTER, LATIN_BEFORE, Lexicon, build_lexicon, find_companies
@@ -55,11 +55,6 @@ def _alias_patterns() -> list[tuple[str, str, re.Pattern]]:
             for alias, mid in metric_lexicon()]
 
 
-def _display(mid: str) -> str:
-    spec = ratios().get(mid)
-    return spec["name_en"] if spec else metrics()[mid].name_en
-
-
 def _norm(text: str) -> str:
     text = re.sub(r"(?<=[a-z])\s*&\s*(?=[a-z])", "&", fold(text).casefold())  # "R & D" is R&D
     return re.sub(r"\s+", " ", text).strip()
@@ -70,13 +65,9 @@ def _norm(text: str) -> str:
 _ASIDE = re.compile(r"\((?=[^()]*\s)[^()]*\)")
 
 
-# period words inside a metric's name ("profit for the year", 本年度溢利): they say when, not which metric
-_PERIOD_WORDS = re.compile(r"\bfor the (?:year|period)\b|本年度|年度|年内|本期")
-
-
 def _weight(alias: str) -> int:
     """How much of a question an alias claims when names overlap: its length without its period words."""
-    return len(_PERIOD_WORDS.sub("", alias).strip())
+    return len(PERIOD_WORDS.sub("", alias).strip())
 
 
 # words that turn an amount into another measure: "net assets per share", 每股资产净值, "total gross margin percentage"
@@ -213,7 +204,7 @@ class Planner:
             if word:  # a company-defined measure: never answered with the GAAP metric it resembles
                 non_gaap.append((word, mid))
                 notes.append(f"{word} {alias!r} is a company-defined (non-GAAP) measure: it is not answered with the "
-                             f"reported {_display(mid)}; passages quote the filing's own figure")
+                             f"reported {display_name(mid)}; passages quote the filing's own figure")
                 continue
             if alias in readings():
                 notes.append(readings()[alias][1])
