@@ -95,7 +95,9 @@ def _digest_tree(root: Path) -> dict[str, str]:
 
 def test_readers_in_other_processes_work_during_an_ingest_and_see_only_whole_documents(tmp_path):
     home = tmp_path / "home"
-    files = _files(*SMALL)
+    # a 189-page report after the small ones: the run cannot publish everything between two looks (with three
+    # small reports it sometimes did, and there was nothing left to kill it in the middle of)
+    files = _files(*SMALL, "600080_jinhuagufen_2024_annual.pdf")
     writer = _start(home, "ingest", "--no-index", *files, FILINGS_PUBLISH_SECONDS="0")
     _published(home, writer)
     reader = subprocess.run([sys.executable, "-c", READER, str(home), "20", WHOLE], capture_output=True, text=True,
@@ -134,7 +136,9 @@ def test_a_second_writer_waits_a_bounded_time_then_refuses_with_one_line(tmp_pat
 
 def test_kill_9_mid_ingest_leaves_no_partial_document_and_the_next_ingest_completes(tmp_path):
     home = tmp_path / "home"
-    files = _files(*SMALL)
+    # a 189-page report after the small ones: the run cannot publish everything between two looks (with three
+    # small reports it sometimes did, and there was nothing left to kill it in the middle of)
+    files = _files(*SMALL, "600080_jinhuagufen_2024_annual.pdf")
     writer = _start(home, "ingest", "--no-index", *files, FILINGS_PUBLISH_SECONDS="0")
     deadline = time.monotonic() + 300
     while time.monotonic() < deadline and writer.poll() is None:  # kill it once one document is published
