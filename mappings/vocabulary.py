@@ -195,6 +195,25 @@ def non_gaap_words() -> Phrases:
 
 
 @lru_cache(maxsize=1)
+def part_words() -> tuple[frozenset[str], re.Pattern]:
+    """(English words that never narrow the metric named after them, the Chinese endings that do): see
+    ``measures.part_of`` in vocabulary.yaml."""
+    spec = _data()["measures"].get("part_of") or {}
+    plain = [fold(str(w)).casefold() for w in spec.get("not_a_part") or []]
+    if len(set(plain)) != len(plain) or not spec.get("markers"):
+        raise ConfigError(f"{HERE / 'vocabulary.yaml'}: measures.part_of needs not_a_part (each word once) and markers")
+    ends = "|".join(re.escape(fold(str(m))) for m in spec["markers"])
+    return frozenset(plain), re.compile(f"(?:{ends})$")
+
+
+@lru_cache(maxsize=1)
+def standard_words() -> dict[str, Phrases]:
+    """Accounting standard (financial_metrics.accounting_standard) -> the words that name it in a question."""
+    return {std: compile_phrases(f"measures.standards.{std}", v)
+            for std, v in (_data()["measures"].get("standards") or {}).items()}
+
+
+@lru_cache(maxsize=1)
 def readings() -> dict[str, tuple[str, str]]:
     """A word naming a metric in one of several readings -> (metric or ratio id, the note the answer states)."""
     from mappings.metrics import metrics, ratios

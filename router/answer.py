@@ -148,7 +148,7 @@ class Router:
             if not named:
                 asked = ", ".join(f"{word} {metric}" for word, metric in plan.non_gaap)
                 return self._base(plan, status="no_data", reason=f"no passage in the indexed filings in scope names "
-                                  f"the company-defined measure asked for ({asked}); the reported figure is not "
+                                  f"the measure asked for ({asked}); the reported figure is not "
                                   "given in its place", caveats=self._coverage([c.company_id for c in plan.companies]))
             passages[:] = named  # in place: the evidence keeps what the search says of its scope
             measure_caveats = self._part_of_year(plan, passages)

@@ -135,7 +135,7 @@ def names_measure(text: str, qualifier: str, metric: str) -> bool:
     word = re.escape(qualifier.casefold())
     for label in labels_of(metric):
         if _CJK.search(label):
-            if re.search(word + r"[^。；;\n]{0,4}" + re.escape(label), lower):
+            if re.search(word + r"[^。；;，,\n]{0,12}" + re.escape(label), lower):
                 return True
         elif re.search(r"(?<![\w&])" + word + r"(?:\W+\w+){0,2}\W+" + re.escape(label) + r"(?![\w&])", lower):
             return True
@@ -204,7 +204,7 @@ def search_for_figures(searcher: Callable, plan: QueryPlan, whole_line: bool = F
 def generic_reading(plan: QueryPlan) -> tuple[QueryPlan, str | None]:
     """A question that asks for an amount with a generic word ("What was Apple's profit in 2024?") names the
     metric the vocabulary reads it as; the plan goes to SQL and the reading is stated."""
-    if plan.metrics or not plan.companies:
+    if plan.metrics or not plan.companies or plan.non_gaap:  # a measure the plan keeps from its metric: not read
         return plan, None
     hit = analysis().generic_metric(plan.question)
     if hit is None:

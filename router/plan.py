@@ -9,7 +9,9 @@ from functools import lru_cache
 import duckdb
 
 from mappings.metrics import PERIOD_WORDS, display_name, metrics, question_labels, ratios
-from mappings.vocabulary import ambiguous_metric_words, bare_metric_words, fold, market_measure_words, non_gaap_words, readings, section_words, words
+from mappings.vocabulary import (ambiguous_metric_words, bare_metric_words, fold, generic_company_words, market_measure_words,
+                                 non_gaap_words, not_company_words, part_words, readings, section_words,
+                                 standard_words, words)
 from router.calendar import company_named
 from router.entities import LATIN_AFTER, LATIN_BEFORE, Lexicon, build_lexicon, find_companies
 from router.periods import find_periods, resolve
@@ -133,6 +135,43 @@ def qualified(question: str, start: int) -> str | None:
     return None
 
 
+_LAST_WORD = re.compile(r"([a-z][a-z0-9&.'’\-]*)\s*$")
+_NO_PART = re.compile(r"^(?:fy|q[1-4]|h[12]|\d)")
+
+
+def part_of(question: str, start: int, named: list[tuple[int, int]]) -> str | None:
+    """The word right before a metric mention that narrows it to a part of the company's figure ("services
+    revenue", "bitcoin revenue", 境外业务收入), if any: in English a word that is not a company's name, a period,
+    another metric or one of ``measures.part_of.not_a_part``; in Chinese one of its ``markers`` ending the words
+    before it. ``named`` are the spans of the question (normalised) that name companies, periods and metrics."""
+    text = _norm(question)
+    plain, markers = part_words()
+    before = text[:start]
+    if _CJK.search(before[-1:] or "") or before.endswith("的"):
+        m = markers.search(re.sub(r"的$", "", before))
+        if m is None or any(a < m.end() and m.start() < b for a, b in named):
+            return None
+        return re.search(r"[\u4e00-\u9fff]{0,4}$", before[: m.start()]).group(0) + m.group(0)
+    words_: list[str] = []
+    while len(words_) < 3 and (m := _LAST_WORD.search(before)) is not None \
+            and not any(a < m.end(1) and m.start(1) < b for a, b in named):
+        word = re.sub(r"['’]s?$", "", m.group(1)).strip(".")
+        if len(word) < 3 or word in plain or word in not_company_words() or word in generic_company_words() \
+                or _NO_PART.match(word):
+            break
+        words_.insert(0, word)
+        before = before[: m.start(1)]
+    return " ".join(words_) or None
+
+
+def _spans(text: str, phrases: list[str]) -> list[tuple[int, int]]:
+    """Where the phrases (company names, periods as the question wrote them) stand in the normalised text."""
+    out = []
+    for phrase in filter(None, (_norm(p) for p in phrases)):
+        out += [(m.start(), m.end()) for m in re.finditer(re.escape(phrase), text)]
+    return out
+
+
 def paired_periods(question: str, companies: list, periods: list[PeriodRef]) -> dict[str, list[int]]:
     """Each company's period when the question names them in pairs, company then period, as many of each
     ("Apple's revenue in fiscal 2024 with Nvidia's in fiscal 2025"); {} otherwise (every period for every company:
@@ -178,6 +217,21 @@ class Planner:
             self._calendars[company_id] = (row[0] if row else 12, market[0] if market else None)
         return self._calendars[company_id]
 
+    def other_standard(self, question: str, companies: list) -> str | None:
+        """The accounting standard a question names ("under IFRS", 按国际会计准则) when none of the named companies'
+        stored figures is under it (an A-share issuer's IFRS figures are printed beside its CAS statements)."""
+        text = fold(question)
+        named = [(m.group(0), std) for std, phrases in standard_words().items() if (m := phrases.search(text))]
+        if not named or not companies:
+            return None
+        held = {r[0] for r in self.con.execute(
+            "SELECT DISTINCT accounting_standard FROM financial_metrics WHERE company_id IN (SELECT unnest(?))",
+            [[c.company_id for c in companies]]).fetchall()}
+        if not held:
+            return None
+        return next((word for word, std in named if std not in held
+                     and not (std in ("IFRS", "HKFRS") and held & {"IFRS", "HKFRS"})), None)
+
     def stored_years(self, companies: list, periods: list[PeriodRef]) -> list[PeriodRef]:
         """Periods a company names by its own fiscal year ("fiscal 2022" of a January filer), with the year the
         warehouse stores them under (``PeriodRef.stored_year``), when the named companies share one naming."""
@@ -199,12 +253,28 @@ class Planner:
         metric_ids: list[str] = []
         notes: list[str] = []
         non_gaap: list[tuple[str, str]] = []
+        named = _spans(_norm(question), [c.matched for c in companies] + [p.matched for p in periods]) \
+            + [(a, b) for a, b, _, _ in mentions]
+        standard = self.other_standard(question, companies)
         for start, _end, alias, mid in mentions:
+            if standard:  # a figure under another standard than the company's stored ones: quoted, never swapped
+                non_gaap.append((standard, mid))
+                notes.append(f"{alias!r} under {standard} is not stored for this company (its figures are stored under "
+                             f"another standard): it is not answered with the stored {display_name(mid)}; passages "
+                             "quote the filing's own figure")
+                continue
             word = qualified(question, start)
             if word:  # a company-defined measure: never answered with the GAAP metric it resembles
                 non_gaap.append((word, mid))
                 notes.append(f"{word} {alias!r} is a company-defined (non-GAAP) measure: it is not answered with the "
                              f"reported {display_name(mid)}; passages quote the filing's own figure")
+                continue
+            part = part_of(question, start, named)
+            if part:  # a segment's, product's or region's figure: never answered with the company's total
+                non_gaap.append((part, mid))
+                notes.append(f"'{part} {alias}' is a part of the company's {display_name(mid)} (a segment, product, "
+                             f"region or line): it is not answered with the total; passages quote the filing's own "
+                             "figure")
                 continue
             if alias in readings():
                 notes.append(readings()[alias][1])

@@ -46,4 +46,4 @@ def test_a_year_asked_and_only_a_quarters_call_says_so(f):
 def test_a_measure_no_passage_names_is_no_data(f):
     a = f.ask("What was Walmart's adjusted EBITDA in Q2 fiscal 2025?")
     assert a.status == "no_data" and not a.passages
-    assert "company-defined measure" in a.reason
+    assert "names the measure asked for" in a.reason

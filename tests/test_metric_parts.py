@@ -1,0 +1,61 @@
+"""A part of a metric ("advertising sales", 境外业务收入) and a figure under another accounting standard than the
+company's stored ones are never answered with the company's stored total: they are quoted where a filing prints
+them, or no_data. Walmart's Q2 fiscal 2025 call (transcripts/WMT_2025_Q2.txt) says "Advertising sales driven by
+marketplace sellers were up nearly 50%"; WuXi AppTec's Q1 2025 report (603259_yaomingkangde_2025_q1.pdf) holds
+CAS statements only."""
+
+from __future__ import annotations
+
+import pytest
+
+from conftest import ingested_home
+from filings import Filings
+
+
+@pytest.fixture(scope="module")
+def f(tmp_path_factory):
+    home = ingested_home(tmp_path_factory, "metric_parts", [("transcripts", "WMT_2025_Q2.txt"),
+                                                            ("cn", "603259_yaomingkangde_2025_q1.pdf")], dense=False)
+    fx = Filings(home, read_only=True)
+    yield fx
+    fx.close()
+
+
+@pytest.mark.parametrize("question, part", [
+    ("What were Walmart's advertising sales in Q2 fiscal 2025?", "advertising"),
+    ("Walmart eCommerce net sales Q2 fiscal 2025", "ecommerce"),
+    ("What was Walmart's Sam's Club membership revenue in Q2 fiscal 2025?", "membership"),
+])
+def test_a_word_before_the_metric_names_a_part(f, question, part):
+    plan = f.plan(question)
+    assert plan.metrics == [] and [w for w, _ in plan.non_gaap] and plan.non_gaap[0][0].endswith(part)
+    assert plan.route == "search"
+
+
+@pytest.mark.parametrize("question", [
+    "What was Walmart's total revenue in Q2 fiscal 2025?",
+    "What were Walmart's consolidated net sales in Q2 fiscal 2025?",
+    "How much revenue did Walmart report in Q2 fiscal 2025?",
+    "Walmart Q2 fiscal 2025 revenue",
+    "药明康德2025年一季度营业收入",
+])
+def test_words_that_do_not_narrow_the_metric(f, question):
+    plan = f.plan(question)
+    assert plan.metrics == ["revenue"] and plan.non_gaap == []
+
+
+def test_a_part_is_quoted_from_the_passage_that_names_it(f):
+    a = f.ask("What were Walmart's advertising sales in Q2 fiscal 2025?")
+    assert a.status == "answered" and not a.rows
+    assert any("Advertising sales" in p.text for p in a.passages)
+    assert any("part of the company's Revenue" in c for c in a.caveats)
+
+
+def test_another_standard_than_the_stored_one_is_not_answered_with_it(f):
+    cas = f.plan("药明康德2025年一季度按中国会计准则的归母净利润")
+    assert cas.metrics == ["net_income_parent"] and cas.non_gaap == []
+    q = "药明康德2025年一季度按国际会计准则计算的归母净利润"
+    plan = f.plan(q)
+    assert plan.metrics == [] and plan.non_gaap == [("国际会计准则", "net_income_parent")]
+    a = f.ask(q)
+    assert not a.rows and not any("CAS" in (a.answer or "") for _ in [0])
