@@ -11,7 +11,7 @@ import re
 from collections.abc import Callable
 
 from mappings.analysis import analysis
-from mappings.metrics import display_name, metrics, ratios
+from mappings.metrics import display_name, metrics, question_labels, ratios
 from router.calendar import loosely_named
 from router.search import REPORT_PERIODS
 from router.search_route import filters_for
@@ -22,8 +22,8 @@ from schema.models import Passage, QueryPlan
 # short phrase; further away the number belongs to something else.
 LABEL_NUMBER_WINDOW = 80
 LINE_TAIL = 160  # a whole statement row quoted: at most this many characters after the label's first figure
-_NUMBER = re.compile(r"\(?-?\$?\s?\d(?:[\d,]*\d)?(?:\.\d+)?%?\)?(?:\s?(?:million|billion|thousand|trillion)\b|亿元|万元|千元|亿|万|元)?",
-                     re.I)  # with the unit printed after it ("$3.2 billion")
+_NUMBER = re.compile(r"\(?-?\$?\s?\d(?:[\d,]*\d)?(?:\.\d+)?%?\)?(?:\s?(?:million|billion|thousand|trillion|cents?|times)\b|"
+                     r"亿元|万元|千元|亿|万|元|仙|倍)?", re.I)  # with the unit printed after it ("$3.2 billion", "46.0 cents")
 _YEAR = re.compile(r"^\(?(?:19|20)\d\d\)?$")
 _CJK = re.compile(r"[\u4e00-\u9fff]")
 # between a Chinese label and its figure: spacing, punctuation, a unit or currency, a linking word (为, 达, 约 ...);
@@ -42,6 +42,7 @@ def labels_of(metric: str) -> list[str]:
         words = [m.name_en, m.name_zh, *m.aliases]
     else:
         return []
+    words += [label for label, mid in question_labels().items() if mid == metric]  # as statements print it
     out = {w.casefold().strip() for w in words if w and len(w.strip()) >= 3 or (w and _CJK.search(w))}
     return sorted(out, key=len, reverse=True)
 
@@ -102,10 +103,13 @@ def figure_span(text: str, labels: list[str], kind: str | None = None) -> tuple[
         for m in re.finditer(pattern, lower):
             if _CHANGE_OF.search(lower[max(0, m.start() - 40): m.start()]):
                 continue  # "a decrease in total revenue of S$45.6 million": the change's amount, not revenue's
-            window = text[m.end(): m.end() + LABEL_NUMBER_WINDOW]
+            # a figure that starts inside the window is read whole ("approximately 1.47" across the window's end)
+            window = text[m.end(): m.end() + LABEL_NUMBER_WINDOW + 24]
             if kind == "money" and (_OTHER_MEASURE_AFTER.match(window) or _PART_AFTER.match(window)):
                 continue  # "sales area", "revenue growth", "sales of jewellery products": another measure, or a part
             for n in _NUMBER.finditer(window):
+                if n.start() >= LABEL_NUMBER_WINDOW:
+                    break
                 token = n.group(0).strip()
                 if _YEAR.match(token) or not any(ch.isdigit() for ch in token):
                     continue  # a year heading is no figure
@@ -194,7 +198,7 @@ def search_for_figures(searcher: Callable, plan: QueryPlan, whole_line: bool = F
     for metric in plan.metrics:
         # the metric's printed name joins the question's words: shorthand ("FCF", "top line") is not what pages print
         query = plan.model_copy(update={"sections": [], "question": f"{plan.question} {_bare(display_name(metric))}"})
-        evidence = searcher(query, filters)
+        evidence = searcher(query, filters, whole=True)  # the unit's whole text: the figure may be in any sentence
         if asked and getattr(evidence, "widened", None):
             continue  # found only outside the asked period's reports
         found += figure_passages(evidence, metric, whole_line)

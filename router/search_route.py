@@ -59,7 +59,9 @@ class EvidenceSearcher:
     def keywords_only(self, filters: dict | None) -> int:
         return self.pipeline.keywords_only(filters)
 
-    def __call__(self, plan: QueryPlan, filters: dict) -> list[Passage]:
+    def __call__(self, plan: QueryPlan, filters: dict, whole: bool = False) -> list[Passage]:
+        """Passages for a plan, each quoted by its best sentences (``whole``: each unit's whole text, for a caller
+        that cuts its own quote from it, as the printed-figure search does)."""
         broad = broad_question(plan)
         # "which companies ...": many companies, one passage each; one company: its best passages
         # (a broad question looks at a company's best three, and quotes the best that speaks of the topic)
@@ -92,7 +94,8 @@ class EvidenceSearcher:
             # each company quoted by its passage that names most of the topic (then the best scored)
             hits = [max((h for h in on_topic if h.payload.get("company_id") == c.payload.get("company_id")),
                         key=lambda h: (share[id(h)], h.score)) for c in companies]
-        quotes = {id(h): scored_quote(h.payload["text"], weights, wanted) for h in hits}
+        quotes = {id(h): (0, len(h.payload["text"]), h.score) if whole else scored_quote(h.payload["text"], weights, wanted)
+                  for h in hits}
         if one and len(hits) > self.k:  # the best-ranked half, and the passages that answer best of the rest
             keep = self.k // 2
             rest = sorted(hits[keep:], key=lambda h: -quotes[id(h)][2])[: self.k - keep]

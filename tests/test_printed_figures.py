@@ -56,3 +56,18 @@ def test_a_chinese_label_inside_a_longer_term_has_no_figure():
     text = "总资产（人民币百万元） 5,769,270"
     assert text[slice(*figure_span(text, labels))] == text
     assert figure_span("总资产为1,234亿元", labels) is not None
+
+
+def test_a_figure_keeps_its_unit_and_its_decimals():
+    """Sentences of two HK MD&A extracts (1611_huobitech_2021 p6, 8169_ecotek_2021 p2): the quote ends after the
+    unit ("cents": HK46.0276 cents is not HK$46) and after the last decimal, even where the figure starts near the
+    end of the label's window."""
+    from router.fallback import figure_span, labels_of
+
+    eps = "Basic earnings per share of the Group for Year 2021 was HK46.0276 cents (Year 2020: basic loss per share"
+    a, b = figure_span(eps, labels_of("eps_basic"), "per_share")
+    assert eps[a:b].endswith("HK46.0276 cents")
+    ratio = ("The current ratio, being the ratio of current assets to current liabilities, was approximately \n"
+             "1.47 as at 31 October 2021 (31 October 2020: 1.34).")
+    a, b = figure_span(ratio, labels_of("current_ratio"), "ratio")
+    assert ratio[a:b].endswith("1.47")
