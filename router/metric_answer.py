@@ -229,6 +229,8 @@ class MetricAnswerer:
                     out.append(growth.change(v, prev))
                     if all((x.metric, x.key) != (prev.metric, prev.key) for x in out):
                         out.append(prev)  # the base of the change, with its own source
+                else:  # the change asked for is not silently left out
+                    missing.append(f"change on a year earlier: {metric} for {k[3]} {k[2] - 1} is not stored")
         return out, missing
 
     # ------------------------------------------------------------------------------- caveats

@@ -190,8 +190,8 @@ def find_periods(question: str) -> tuple[list[PeriodRef], int | None]:
          + fiscal_words + r")?'?((?:19|20)\d\d|\d\d)\b", lambda m: (_year(m.group(1)), "9M")),
         (r"(?<![0-9A-Za-z])" + _YEAR + r"\s?9M(?![0-9A-Za-z])", lambda m: (int(m.group(1)), "9M")),
         # ranges of fiscal years
-        (r"(?:\bfiscal\s+(?:years?\s+)?|FY\s?)?" + _YEAR + r"\s?(?:年度|年|财年)?\s?(?:-|–|—|~|to|through|至|到)\s?(?:FY\s?)?" + _YEAR
-         + r"\s?(?:年度|年|财年)?", None),
+        (r"(?:\bfiscal\s+(?:years?\s+)?|FY\s?)?" + _YEAR + r"\s?(?:年度|年|财年)?\s?(?:-|–|—|~|to|through|至|到)\s?"
+         r"(?:FY\s?|fiscal\s+(?:year\s+)?)?" + _YEAR + r"\s?(?:年度|年|财年)?", None),
         # fiscal years
         (r"\b(?:FY|fiscal\s+(?:year\s+)?|fiscal-year\s+)'?(\d{4}|\d{2})\b", lambda m: (_year(m.group(1)), "FY")),
         (_YEAR + r"\s?(?:财年|財年|fiscal\s+year|会计年度|會計年度)", lambda m: (int(m.group(1)), "FY")),
@@ -214,6 +214,7 @@ def find_periods(question: str) -> tuple[list[PeriodRef], int | None]:
                 continue
             year, period = make(m)
             add(m, year, period, fiscal=bool(fiscal_rx.search(m.group(0))))
+    _share_listed_period(text, found)
     yearless = [
         (r"(?<![\d年])前三季度", lambda m: "9M"),
         (r"(?<![\d年])(?:上半年|半年度|中期)", lambda m: "H1"),
@@ -255,6 +256,25 @@ def find_periods(question: str) -> tuple[list[PeriodRef], int | None]:
     specific = {p.fiscal_year for p in unique if p.fiscal_period}
     unique = [p for p in unique if p.fiscal_period or p.fiscal_year not in specific or p.relative or p.period_end]
     return unique, last_n
+
+
+# bare years listed before a year with a period, without 年 of their own: "2023、2024、2025年一季度", "2023, 2024 and
+# 2025 Q1" (each year's first quarter; "2023年和2024年一季度" names the year 2023 and a quarter of 2024)
+_LISTED_YEARS = re.compile(r"(?:(?<!\d)(?:19|20)\d\d\s?(?:、|,|，|/|和|及|与|以及|\s+and|\s*&)\s*)+$", re.I)
+
+
+def _share_listed_period(text: str, found: list[tuple[int, PeriodRef]]) -> None:
+    """Give the bare years of a list the period its last year carries (in place)."""
+    for pos, p in list(found):
+        if not p.fiscal_year or p.fiscal_period is None or (p.fiscal_period == "FY" and not p.instant) \
+                or not p.matched.startswith(str(p.fiscal_year)):
+            continue
+        listed = _LISTED_YEARS.search(text[:pos])
+        if listed is None:
+            continue
+        for i, (at, q) in enumerate(found):
+            if listed.start() <= at < pos and q.fiscal_period is None and not q.instant and q.fiscal_year:
+                found[i] = (at, q.model_copy(update={"fiscal_period": p.fiscal_period, "instant": p.instant}))
 
 
 def resolve(periods: list[PeriodRef], fye_month: int, market: str | None) -> list[PeriodRef]:

@@ -70,6 +70,14 @@ def test_companies_resolve_right_or_not_at_all(planner, question, expected):
     ("Q1 2025", [(2025, "Q1")]), ("2025年第一季度", [(2025, "Q1")]), ("2025年上半年", [(2025, "H1")]),
     ("H1 2025", [(2025, "H1")]), ("2025年前三季度", [(2025, "9M")]), ("FY2022-FY2024", [(2022, None), (2023, None), (2024, None)]),
     ("revenue of 2,024 million", []),
+    # a range written with "fiscal" on both ends; bare years listed before a year's period share it, and a year
+    # written with 年 of its own does not ("2022年和2023年一季度": the year 2022 and a quarter of 2023)
+    ("from fiscal 2022 to fiscal 2024", [(2022, None), (2023, None), (2024, None)]),
+    ("2022、2023、2024年一季度", [(2022, "Q1"), (2023, "Q1"), (2024, "Q1")]),
+    ("2022, 2023 and 2024 Q1", [(2022, "Q1"), (2023, "Q1"), (2024, "Q1")]),
+    ("2023、2024年上半年", [(2023, "H1"), (2024, "H1")]),
+    ("2022、2023年末", [(2022, "FY"), (2023, "FY")]),
+    ("2022年和2023年一季度", [(2022, None), (2023, "Q1")]),
 ])
 def test_periods(question, expected):
     periods, _ = find_periods(question)
