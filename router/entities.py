@@ -24,8 +24,8 @@ _LEGAL = re.compile(
 _LEGAL_ZH = re.compile(r"(?:股份有限公司|有限责任公司|有限公司|（[^）]{1,8}）|\([^)]{1,8}\)|集团|控股|国际)+$")
 _CJK = re.compile(r"[\u4e00-\u9fff]")
 # a number followed by a unit is an amount, a date or a count, not a listing code ("2,359 million", "600股"); 年度 and
-# 年内 (the year's, within the year) begin words after a code ("03928年度亏损"; a year is never read as a code), 股本 / 股东 / 股利 / 股息 / 股价 (share capital, shareholders, dividends, price) begin words
-_UNIT_AFTER = re.compile(r"^\s*(?:million|billion|thousand|m\b|bn\b|k\b|%|万|亿|元|港元|美元|股(?![本东权利息价])|年(?![内度])|月|日|个|家|季)",
+# 年内 (the year's, within the year) begin words after a code ("03928年度亏损"; a year is never read as a code), 股本 / 股东 / 股利 / 股息 / 股价 / 股份 / 股票 (share capital, shareholders, dividends, price, shares) begin words
+_UNIT_AFTER = re.compile(r"^\s*(?:million|billion|thousand|m\b|bn\b|k\b|%|万|亿|元|港元|美元|股(?![本东权利息价份票])|年(?![内度])|月|日|个|家|季)",
                          re.I)
 _HK_CONTEXT = re.compile(r"(?:\.HK\b|\bHK\b|港股|H股|港交所|联交所|stock code|股份代号|股票代码|SEHK|HKEX)", re.I)
 # A listing code as users write it: 600080, 600080.SH, SH600080, 0700.HK, 00700, HK0700, HK:700, 700 HK, SEHK:700

@@ -97,8 +97,10 @@ def test_a_company_defined_measure_quotes_the_filings_own_figure(f):
 
 
 @pytest.mark.parametrize("question, metrics", [
-    ("截至2021年9月30日每股资产净值", []),  # net asset value per share: no amount of equity (2324 p53 prints HK$1.53)
-    ("net assets per share", []),
+    # net asset value per share is the per-share measure, never an amount of equity (2324 p53 prints HK$1.53)
+    ("截至2021年9月30日每股资产净值", ["book_value_per_share"]),
+    ("net assets per share", ["book_value_per_share"]),
+    ("total equity per share", []),
     ("total gross margin percentage for the March 2025 quarter", ["gross_margin"]),  # Apple's label is the amount
     ("total gross margin for the March 2025 quarter", ["gross_profit"]),
 ])
