@@ -88,30 +88,35 @@ class Router:
             printed = self._printed_figures(plan, m.reason)
             if printed is not None:
                 return printed
-        passages, own = self._own_definitions(plan) if m.status == "answered" else ([], [])
+        passages, own = self._own_definitions(plan, m.rows or []) if m.status == "answered" else ([], [])
         text = "\n".join([m.text or "", *(f"as the filing prints it: \"{p.text}\" [{p.source.get('doc_name')} "
                                           f"p{p.source.get('page')}]" for p in passages)]).strip()
         return self._base(plan, status=m.status, answer=text or m.text, rows=m.rows, passages=passages,
                           caveats=[*m.caveats, *own], reason=m.reason)
 
-    def _own_definitions(self, plan: QueryPlan) -> tuple[list, list[str]]:
+    def _own_definitions(self, plan: QueryPlan, rows: list) -> tuple[list, list[str]]:
         """A measure companies define their own way (free cash flow, EBITDA: ``company_defined`` in ratios.yaml),
         answered with the figure computed from the statements: say so, and quote the filing's own figure for it
         where a report of the asked period prints one (Amazon's free cash flow nets proceeds from asset sales
         off its capex)."""
         defined = [mid for mid in plan.metrics if ratios().get(mid, {}).get("company_defined")]
-        if not defined:
+        # a ratio reports print on their own basis (a bank's return on average equity on monthly balances): computed
+        # here from year-end figures, and the printed one quoted beside it where a report of the period has one
+        computed = {row.metric for row in rows if " = " in (row.original_label or "")}
+        printed = [mid for mid in plan.metrics if ratios().get(mid, {}).get("quote_printed") and mid in computed]
+        if not defined and not printed:
             return [], []
         caveats = [f"{ratios()[mid]['name_en']} is a measure each company defines its own way: the figure above is "
                    f"computed from the statements as {ratios()[mid]['formula']}" for mid in defined]
         if self.searcher is None or not plan.companies:
             return [], caveats
         asked = {c.company_id for c in plan.companies}
-        passages = [p for p in search_for_figures(self.searcher, plan.model_copy(update={"metrics": defined}),
+        passages = [p for p in search_for_figures(self.searcher, plan.model_copy(update={"metrics": defined + printed}),
                                                   whole_line=True) if p.company_id in asked][:OWN_FIGURES]
         if passages:
             caveats.append("the filing prints its own figure for it (quoted): compare the definitions before using "
-                           "either")
+                           "either" if defined else "the filing prints its own figure (quoted), on its own basis "
+                           "(average balances, rounding): the figure above is computed from the statements")
         return passages, caveats
 
     def _printed_figures(self, plan: QueryPlan, sql_reason: str | None) -> Answer | None:

@@ -89,6 +89,9 @@ _PART_AFTER = re.compile(r"\s+(?:of|from)\s+(?!(?:the\s+)?(?:group|company)\b|(?
                          r"nearly|over|some)\b|[A-Z]{0,3}\$|rmb|hkd|usd|cny|\d)", re.I)
 
 
+_ASIDE = re.compile(r"\s*\([^()\d]{0,200}\)")
+
+
 def figure_span(text: str, labels: list[str], kind: str | None = None) -> tuple[int, int] | None:
     """(start, end) of a label followed by its figure within LABEL_NUMBER_WINDOW characters, else None: of all the
     labels' mentions with a figure, one of the longest label ("total revenue" before "revenue" before "sales"),
@@ -103,8 +106,12 @@ def figure_span(text: str, labels: list[str], kind: str | None = None) -> tuple[
         for m in re.finditer(pattern, lower):
             if _CHANGE_OF.search(lower[max(0, m.start() - 40): m.start()]):
                 continue  # "a decrease in total revenue of S$45.6 million": the change's amount, not revenue's
+            # an aside without figures right after the label ("current ratio (calculated by dividing current
+            # assets by current liabilities as at the end of the year) was approximately 7.3 times") is skipped
+            aside = _ASIDE.match(text, m.end())
+            after = aside.end() if aside else m.end()
             # a figure that starts inside the window is read whole ("approximately 1.47" across the window's end)
-            window = text[m.end(): m.end() + LABEL_NUMBER_WINDOW + 24]
+            window = text[after: after + LABEL_NUMBER_WINDOW + 24]
             if kind == "money" and (_OTHER_MEASURE_AFTER.match(window) or _PART_AFTER.match(window)):
                 continue  # "sales area", "revenue growth", "sales of jewellery products": another measure, or a part
             for n in _NUMBER.finditer(window):
@@ -122,7 +129,7 @@ def figure_span(text: str, labels: list[str], kind: str | None = None) -> tuple[
                     break  # Chinese runs on without spaces: 总资产收益率 0.77 is not 总资产's figure
                 if not _is_figure(kind, window, n):
                     break  # the first number after the label is not its amount: the label names something else
-                found = (rank, n.start(), m.start(), m.end() + n.end())
+                found = (rank, n.start(), m.start(), after + n.end())
                 best = found if best is None or found < best else best
                 break
     return (best[2], best[3]) if best else None

@@ -47,6 +47,9 @@ def widening_note(asked: dict, applied: dict) -> str | None:
     return f"nothing in the warehouse for {what} as asked: the passages are from {where}"
 
 
+FIGURE_POOL = 24  # units read when a printed figure is looked for (router.fallback.search_for_figures)
+
+
 class EvidenceSearcher:
     """The search route's evidence: passages of the one search pipeline (``router.search``) for a plan, each
     quoted by its best sentences; nothing when neither the words nor the meaning of the question are found.
@@ -67,6 +70,8 @@ class EvidenceSearcher:
         # (a broad question looks at a company's best three, and quotes the best that speaks of the topic)
         one = len(plan.companies) == 1 and not broad
         n, cap = (36, 3) if broad else (self.k * (LOOK if one else 1), self.per_company if not one else None)
+        if whole:  # a caller looking for a printed figure reads more units (the row may rank below prose about it)
+            n = max(n, FIGURE_POOL)
         hits, applied = self.pipeline.run(plan, EVIDENCE, k=n, filters=filters, per_company=cap)
         out = Evidence()
         if not hits:
@@ -96,7 +101,7 @@ class EvidenceSearcher:
                         key=lambda h: (share[id(h)], h.score)) for c in companies]
         quotes = {id(h): (0, len(h.payload["text"]), h.score) if whole else scored_quote(h.payload["text"], weights, wanted)
                   for h in hits}
-        if one and len(hits) > self.k:  # the best-ranked half, and the passages that answer best of the rest
+        if one and len(hits) > self.k and not whole:  # the best-ranked half, and the passages that answer best of the rest
             keep = self.k // 2
             rest = sorted(hits[keep:], key=lambda h: -quotes[id(h)][2])[: self.k - keep]
             hits = hits[:keep] + sorted(rest, key=hits.index)

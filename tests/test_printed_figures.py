@@ -71,3 +71,23 @@ def test_a_figure_keeps_its_unit_and_its_decimals():
              "1.47 as at 31 October 2021 (31 October 2020: 1.34).")
     a, b = figure_span(ratio, labels_of("current_ratio"), "ratio")
     assert ratio[a:b].endswith("1.47")
+
+
+@pytest.fixture(scope="module")
+def fsm(tmp_path_factory):
+    from conftest import ingested_home
+
+    home = ingested_home(tmp_path_factory, "fsm_ratio", [("hk", "1721_fsm_2020_annual.pdf")], dense=False)
+    with Filings(home, read_only=True) as f:
+        yield f
+
+
+def test_a_computed_ratio_quotes_the_printed_one_beside_it(fsm):
+    """1721_fsm_2020_annual p10: "the Group's current ratio (calculated by dividing current assets by current
+    liabilities as at the end of the year) was approximately 7.3 times" - the aside between label and figure is
+    skipped, and the printed figure is quoted beside the one computed from the balance sheet."""
+    a = fsm.ask("FSM Holdings current ratio at 31 December 2020")
+    assert a.status == "answered" and a.route == "sql"
+    assert any(r.metric == "current_ratio" and " = " in r.original_label for r in a.rows)
+    assert any("approximately 7.3 times" in p.text and p.source["page"] == 10 for p in a.passages)
+    assert any("prints its own figure" in c for c in a.caveats)
