@@ -269,7 +269,8 @@ class Planner:
                 notes.append(f"{word} {alias!r} is a company-defined (non-GAAP) measure: it is not answered with the "
                              f"reported {display_name(mid)}; passages quote the filing's own figure")
                 continue
-            part = part_of(question, start, named)
+            # (without a company named, the word may be a company the warehouse lacks: "Tencent's revenue")
+            part = part_of(question, start, named) if companies else None
             if part:  # a segment's, product's or region's figure: never answered with the company's total
                 non_gaap.append((part, mid))
                 notes.append(f"'{part} {alias}' is a part of the company's {display_name(mid)} (a segment, product, "
