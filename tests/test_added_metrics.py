@@ -18,12 +18,10 @@ from router.plan import find_metrics
 
 @pytest.fixture(scope="module")
 def f(tmp_path_factory):
-    home = ingested_home(tmp_path_factory, "added_metrics", [
+    with Filings(ingested_home(tmp_path_factory, "added_metrics", [
         ("us", "ixbrl", "nvda-10k-fy2025"), ("cn", "300347_taigeyiyao_2025_interim.pdf"),
-        ("cn", "603259_yaomingkangde_2025_interim.pdf")])
-    fx = Filings(home, read_only=True)
-    yield fx
-    fx.close()
+        ("cn", "603259_yaomingkangde_2025_interim.pdf")]), read_only=True) as fx:
+        yield fx
 
 
 def _stored(f, company, metric, year, period):

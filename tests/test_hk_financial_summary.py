@@ -15,10 +15,8 @@ from filings import Filings
 
 @pytest.fixture(scope="module")
 def f(tmp_path_factory):
-    home = ingested_home(tmp_path_factory, "hk_summary", [("hk", "0717_emperorcapital_2021_annual.pdf")])
-    fx = Filings(home, read_only=True)
-    yield fx
-    fx.close()
+    with Filings(ingested_home(tmp_path_factory, "hk_summary", [("hk", "0717_emperorcapital_2021_annual.pdf")]), read_only=True) as fx:
+        yield fx
 
 
 def _metric(f, metric, year):

@@ -14,11 +14,9 @@ from filings import Filings
 
 @pytest.fixture(scope="module")
 def f(tmp_path_factory):
-    home = ingested_home(tmp_path_factory, "metric_parts", [("transcripts", "WMT_2025_Q2.txt"),
-                                                            ("cn", "603259_yaomingkangde_2025_q1.pdf")], dense=False)
-    fx = Filings(home, read_only=True)
-    yield fx
-    fx.close()
+    with Filings(ingested_home(tmp_path_factory, "metric_parts", [("transcripts", "WMT_2025_Q2.txt"),
+                                                            ("cn", "603259_yaomingkangde_2025_q1.pdf")], dense=False), read_only=True) as fx:
+        yield fx
 
 
 @pytest.mark.parametrize("question, part", [
