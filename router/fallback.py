@@ -75,7 +75,7 @@ _DATE_BEFORE = re.compile(_MONTHS + r"\s*$", re.I)  # "October 31"
 
 # a number right after "by" / "from" is a change or the earlier figure; a label right after "increase in" names
 # the change
-_CHANGE_BEFORE = re.compile(r"\b(?:by|from)\s+(?:approximately\s+|about\s+|around\s+)?(?:[A-Z]{1,3}\$?|\$)?\s*$")
+_CHANGE_BEFORE = re.compile(r"\b(?:by|from)(?:\s+(?:approximately|about|around))?\s*(?:[A-Z]{1,3}\$?|\$)?\s*$")
 _CHANGE_OF = re.compile(r"(?:increase|decrease|growth|decline|drop|rise|change|reduction)s?\s+in\s+(?:the\s+)?"
                         r"(?:group['’]s\s+|company['’]s\s+|our\s+)?(?:total\s+|net\s+)?$", re.I)
 
@@ -122,7 +122,7 @@ def figure_span(text: str, labels: list[str], kind: str | None = None) -> tuple[
                     continue  # a year heading is no figure
                 if _DATE_AFTER.match(window[n.end():]) or _DATE_BEFORE.search(window[: n.start()]):
                     continue  # a day of a date
-                if kind == "money" and (token.rstrip(")").endswith("%") or _CHANGE_BEFORE.search(window[: n.start()])):
+                if _CHANGE_BEFORE.search(window[: n.start()]) or (kind == "money" and token.rstrip(")").endswith("%")):
                     continue  # "decreased by 62.4% to RMB9,085.4 million", "from HK$357.6 million to ...": the change
                     # or the earlier figure; the amount comes after them
                 if cjk and not _CJK_GAP.fullmatch(window[: n.start()]):

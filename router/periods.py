@@ -138,6 +138,10 @@ def find_periods(question: str) -> tuple[list[PeriodRef], int | None]:
         end = _date(g[:6]) if any(g[:6]) else _date(g[6:9])
         if end:
             add(m, None, None, period_end=end, instant=True)
+    # ... and at a month's end: 2025年6月末, 2024年12月底 (placed in the company's calendar like a date)
+    for m in re.finditer(_YEAR + r"\s?年\s?(\d{1,2})\s?月\s?(?:末|底)", text):
+        if 1 <= int(m.group(2)) <= 12:
+            add(m, None, None, period_end=_month_end(int(m.group(1)), int(m.group(2))), instant=True)
     # 2. instants named by a period end
     instants: list[tuple[str, callable]] = [
         (r"\b(?:at\s+|as\s+of\s+)?(?:the\s+)?(?:end\s+of\s+(?:the\s+)?(?:fiscal\s+(?:year\s+)?|FY\s?)?|(?:fiscal\s+)?year[- ]end(?:ed)?\s+"

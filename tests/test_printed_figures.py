@@ -91,3 +91,14 @@ def test_a_computed_ratio_quotes_the_printed_one_beside_it(fsm):
     assert any(r.metric == "current_ratio" and " = " in r.original_label for r in a.rows)
     assert any("approximately 7.3 times" in p.text and p.source["page"] == 10 for p in a.passages)
     assert any("prints its own figure" in c for c in a.caveats)
+
+
+def test_a_ratio_from_one_figure_to_another_is_the_later_one():
+    """2324_capitalvc_2021_annual p12: "current ratio (as defined by current assets/ current liabilities) increased
+    from 13.8 as at 30 September 2020 to 14.1 as at 30 September 2021": 13.8 is the earlier year's."""
+    from router.fallback import figure_span, labels_of
+
+    text = ("The Group’s current ratio (as defined by current assets/\ncurrent liabilities) increased from 13.8 as at "
+            "30 September 2020 to \n14.1 as at 30 September 2021, which was maintained at a healthy")
+    a, b = figure_span(text, labels_of("current_ratio"), "ratio")
+    assert text[a:b].endswith("14.1")

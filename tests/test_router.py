@@ -84,6 +84,14 @@ def test_periods(question, expected):
     assert [(p.fiscal_year, p.fiscal_period) for p in periods] == expected
 
 
+def test_a_month_end_is_an_instant_at_that_date():
+    import datetime as dt
+
+    for question, day in [("2025年6月末商誉", dt.date(2025, 6, 30)), ("2024年12月底总负债", dt.date(2024, 12, 31))]:
+        [p] = find_periods(question)[0]
+        assert p.instant and p.period_end == day
+
+
 def test_relative_periods():
     assert find_periods("revenue over the last three years")[1] == 3
     assert find_periods("近三年营业收入")[1] == 3
