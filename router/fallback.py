@@ -73,9 +73,12 @@ _DATE_AFTER = re.compile(r"^\s*(?:" + _MONTHS + r"(?![a-z])|月|日)", re.I)  # 
 _DATE_BEFORE = re.compile(_MONTHS + r"\s*$", re.I)  # "October 31"
 
 
-# a number right after "by" / "from" is a change or the earlier figure; a label right after "increase in" names
+# a number right after "by" / "from" / "increased" is a change or the earlier figure; a label right after "increase in" names
 # the change
-_CHANGE_BEFORE = re.compile(r"\b(?:by|from)(?:\s+(?:approximately|about|around))?\s*(?:[A-Z]{1,3}\$?|\$)?\s*$")
+_CHANGE_BEFORE = re.compile(r"(?:\b(?:by|from|increased|decreased|rose|fell|grew|declined|dropped)|%\)?\s+or)"
+                            r"(?:\s+(?:approximately|about|around))?\s*(?:[A-Z]{1,3}\$?|\$)?\s*$")
+# a sentence ends between the label and the number: the number is another sentence's
+_SENTENCE_END = re.compile(r"[a-z)]{2}[.;]\s+[A-Z(]|[。；]")
 _CHANGE_OF = re.compile(r"(?:increase|decrease|growth|decline|drop|rise|change|reduction)s?\s+in\s+(?:the\s+)?"
                         r"(?:group['’]s\s+|company['’]s\s+|our\s+)?(?:total\s+|net\s+)?$", re.I)
 
@@ -85,7 +88,7 @@ _OTHER_MEASURE_AFTER = re.compile(r"\s*(?:area|volume|units?|growth|rate|ratio|m
 
 
 # "sales of jewellery products", "revenue from our water supply business": one segment's figure, not the total
-_PART_AFTER = re.compile(r"\s+(?:of|from)\s+(?!(?:the\s+)?(?:group|company)\b|(?:approximately|approx|about|around|"
+_PART_AFTER = re.compile(r"\s+(?:(?:generated|derived|earned|arising)\s+)?(?:of|from)\s+(?!(?:the\s+)?(?:group|company)\b|(?:approximately|approx|about|around|"
                          r"nearly|over|some)\b|[A-Z]{0,3}\$|rmb|hkd|usd|cny|\d)", re.I)
 
 
@@ -120,6 +123,8 @@ def figure_span(text: str, labels: list[str], kind: str | None = None) -> tuple[
                 token = n.group(0).strip()
                 if _YEAR.match(token) or not any(ch.isdigit() for ch in token):
                     continue  # a year heading is no figure
+                if _SENTENCE_END.search(text[max(0, after - 2): after] + window[: n.start()]):
+                    break  # "... Research and development expenses. Certain asset impairments totaled $900 million"
                 if _DATE_AFTER.match(window[n.end():]) or _DATE_BEFORE.search(window[: n.start()]):
                     continue  # a day of a date
                 if _CHANGE_BEFORE.search(window[: n.start()]) or (kind == "money" and token.rstrip(")").endswith("%")):

@@ -102,3 +102,19 @@ def test_a_ratio_from_one_figure_to_another_is_the_later_one():
             "30 September 2020 to \n14.1 as at 30 September 2021, which was maintained at a healthy")
     a, b = figure_span(text, labels_of("current_ratio"), "ratio")
     assert text[a:b].endswith("14.1")
+
+
+@pytest.mark.parametrize("text, metric", [
+    # PFIZER_2021_10K p113 (a footnote): the amount after the sentence's end is another measure's
+    ("(b) The fourth quarter historically reflects higher costs in Cost of sales, Selling, informational and "
+     "administrative expenses and Research and development expenses. Certain asset impairments totaled $900 million",
+     "rd_expense"),
+    # 1611_huobitech_2021 p7: a change ("by 17,400% or HK$121.8 million") and a part of revenue ("generated from")
+    ("the business grew dramatically and the revenue has increased by 17,400% or\nHK$121.8 million", "revenue"),
+    ("the revenue generated from the provision of asset management services was\nHK$6.6 million", "revenue"),
+    ("R&D expenses increased $4.4 billion", "rd_expense"),
+])
+def test_no_figure_of_another_sentence_a_change_or_a_part(text, metric):
+    from router.fallback import figure_span, labels_of
+
+    assert figure_span(text, labels_of(metric), "money") is None
