@@ -83,8 +83,9 @@ _CHANGE_OF = re.compile(r"(?:increase|decrease|growth|decline|drop|rise|change|r
                         r"(?:group['’]s\s+|company['’]s\s+|our\s+)?(?:total\s+|net\s+)?$", re.I)
 
 
-_OTHER_MEASURE_AFTER = re.compile(r"\s*(?:area|volume|units?|growth|rate|ratio|margin|mix|per\s+share|"
-                                  r"per\s+square|days|turnover)\b", re.I)
+_OTHER_MEASURE_AFTER = re.compile(r"[\s-]*(?:area|volume|units?|growth|rate|ratio|margin|mix|per\s+share|"
+                                  r"per\s+square|days|turnover|based|related|recognition|streams?|share|"
+                                  r"provisions?|reserves?|allowances?|guidance|backlog)\b", re.I)
 
 
 # "sales of jewellery products", "revenue from our water supply business": one segment's figure, not the total

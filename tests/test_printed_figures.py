@@ -113,6 +113,8 @@ def test_a_ratio_from_one_figure_to_another_is_the_later_one():
     ("the business grew dramatically and the revenue has increased by 17,400% or\nHK$121.8 million", "revenue"),
     ("the revenue generated from the provision of asset management services was\nHK$6.6 million", "revenue"),
     ("R&D expenses increased $4.4 billion", "rd_expense"),
+    # ibm-20241231 p29: a table of provisions whose row heading starts with the metric's name
+    ("Revenue Based Provisions\n2024 $480", "revenue"),
 ])
 def test_no_figure_of_another_sentence_a_change_or_a_part(text, metric):
     from router.fallback import figure_span, labels_of
