@@ -124,6 +124,11 @@ def figure_span(text: str, labels: list[str], kind: str | None = None) -> tuple[
                 token = n.group(0).strip()
                 if _YEAR.match(token) or not any(ch.isdigit() for ch in token):
                     continue  # a year heading is no figure
+                rest = window[n.end():].split("\n", 1)[0]
+                heading = re.match(r"\s*(\d{1,2})\.\s", text[text.rfind("\n", 0, m.start()) + 1: m.start()])
+                if re.fullmatch(r"\d{1,2}", token) and (_NUMBER.search(rest) or (heading and heading.group(1) == token)):
+                    continue  # a note reference: on a statement row ("Net asset value per share 23 1.53 1.37") or
+                    # the note's own heading ("23. NET ASSET VALUE PER SHARE 23")
                 if _SENTENCE_END.search(text[max(0, after - 2): after] + window[: n.start()]):
                     break  # "... Research and development expenses. Certain asset impairments totaled $900 million"
                 if _DATE_AFTER.match(window[n.end():]) or _DATE_BEFORE.search(window[: n.start()]):

@@ -6,7 +6,7 @@ each passage quoted verbatim with their citation (``router.quotes``). No number 
 from __future__ import annotations
 
 from router.quotes import TOPIC_SHARE, cues, roots, term_weights, scored_quote, topic_share, topic_terms
-from router.search import EVIDENCE, SearchPipeline, broad_question, content_query, filters_for  # noqa: F401
+from router.search import EVIDENCE, HITS, SearchPipeline, broad_question, content_query, filters_for  # noqa: F401
 from schema.models import Passage, QueryPlan
 from vectorstore.hybrid import diversify
 from vectorstore.sparse import tokenize
@@ -72,7 +72,8 @@ class EvidenceSearcher:
         n, cap = (36, 3) if broad else (self.k * (LOOK if one else 1), self.per_company if not one else None)
         if whole:  # a caller looking for a printed figure reads more units (the row may rank below prose about it)
             n = max(n, FIGURE_POOL)
-        hits, applied = self.pipeline.run(plan, EVIDENCE, k=n, filters=filters, per_company=cap)
+        # a printed figure is looked for as `filings search` looks: statement and table rows ranked too
+        hits, applied = self.pipeline.run(plan, HITS if whole else EVIDENCE, k=n, filters=filters, per_company=cap)
         out = Evidence()
         if not hits:
             return out

@@ -120,3 +120,13 @@ def test_no_figure_of_another_sentence_a_change_or_a_part(text, metric):
     from router.fallback import figure_span, labels_of
 
     assert figure_span(text, labels_of(metric), "money") is None
+
+
+def test_a_note_reference_is_no_figure():
+    """2324_capitalvc_2021_annual p53 (statement row, note 23) and p112 (the note's heading)."""
+    from router.fallback import figure_span, labels_of
+
+    row = "Net asset value per share 每股資產淨值 23 1.53 1.63"
+    a, b = figure_span(row, labels_of("book_value_per_share"), "per_share")
+    assert row[a:b].endswith("1.53")
+    assert figure_span("23. NET ASSET VALUE PER SHARE 23", labels_of("book_value_per_share"), "per_share") is None
