@@ -17,6 +17,7 @@ from router.metric_answer import LIMITED_COVERAGE, MetricAnswerer
 from router.plan import Planner, find_metrics
 from router.search import broad_question
 from router.search_route import filters_for
+from router.sql_route import is_computed
 from warehouse import lookup
 from schema.models import Answer, QueryPlan
 
@@ -102,7 +103,7 @@ class Router:
         defined = [mid for mid in plan.metrics if ratios().get(mid, {}).get("company_defined")]
         # a ratio reports print on their own basis (a bank's return on average equity on monthly balances): computed
         # here from year-end figures, and the printed one quoted beside it where a report of the period has one
-        computed = {row.metric for row in rows if " = " in (row.original_label or "")}
+        computed = {row.metric for row in rows if is_computed(row.original_label)}
         printed = [mid for mid in plan.metrics if ratios().get(mid, {}).get("quote_printed") and mid in computed]
         if not defined and not printed:
             return [], []

@@ -57,6 +57,16 @@ class Value:
 
 
 @lru_cache(maxsize=1)
+
+def computed_label(name: str, formula: str) -> str:
+    """The label of a ratio computed here ("Current ratio = current_assets / current_liabilities")."""
+    return f"{name} = {formula}"
+
+
+def is_computed(label: str | None) -> bool:
+    """Was the row with this label computed here (:func:`computed_label`) rather than stored as printed?"""
+    return " = " in (label or "")
+
 def _fetch_sql() -> str:
     """The one query of :func:`fetch`, built once: the company and metric lists are bound as parameters."""
     return (
@@ -148,7 +158,7 @@ def ratio_value(rid: str, key: tuple, index: dict[tuple, dict[str, dict]]) -> Va
             v.period_end = current[0].period_end
         v.fiscal_year = key[2]
         v.value, v.derived = result, "ratio"
-        v.label = f"{spec['name_en']} = {formula}"
+        v.label = computed_label(spec["name_en"], formula)
         v.note = f"computed: {formula}"
         v.inputs = used
         v.sources = unique_sources(used)
