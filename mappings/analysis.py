@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from mappings.metrics import HERE, load_yaml, metrics
+from mappings.vocabulary import filter_words
 from schema.errors import ConfigError
 
 FILE = HERE / "analysis.yaml"
@@ -69,6 +70,7 @@ class Analysis:
         text = unicodedata.normalize("NFKC", question)
         if not self.amount_question.search(text):
             return None
+        text = filter_words().sub(" ", text)  # "earnings" of "earnings call" names the call, not an amount
         for pattern, word, metric in self.generic_words:
             if pattern.search(text):
                 return word, metric

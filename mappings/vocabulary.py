@@ -207,6 +207,18 @@ def part_words() -> tuple[frozenset[str], re.Pattern]:
 
 
 @lru_cache(maxsize=1)
+def part_nouns() -> frozenset[str]:
+    """Words that name a part by the words before them ("... plant business revenue"): ``measures.part_of.part_nouns``."""
+    return frozenset(fold(str(w)).casefold() for w in (_data()["measures"].get("part_of") or {}).get("part_nouns") or [])
+
+
+@lru_cache(maxsize=1)
+def part_after_words() -> Phrases:
+    """Words right after a metric's name that make it another figure: ``measures.part_of.after``."""
+    return compile_phrases("measures.part_of.after", (_data()["measures"].get("part_of") or {}).get("after") or [])
+
+
+@lru_cache(maxsize=1)
 def standard_words() -> dict[str, Phrases]:
     """Accounting standard (financial_metrics.accounting_standard) -> the words that name it in a question."""
     return {std: compile_phrases(f"measures.standards.{std}", v)

@@ -11,6 +11,7 @@ import duckdb
 from mappings.metrics import ratios
 from mappings.vocabulary import fold, not_company_words, section_words, words
 from router.entities import unknown_subject
+from router.counts import counted, prints_count
 from router.fallback import generic_reading, measure_passages, search_for_figures
 from router.honesty import checked, unsupported_numbers  # noqa: F401  (unsupported_numbers: public API)
 from router.metric_answer import LIMITED_COVERAGE, MetricAnswerer
@@ -23,6 +24,7 @@ from schema.models import Answer, QueryPlan
 
 
 OWN_FIGURES = 2  # printed figures quoted beside a computed company-defined measure
+PRINTED_EACH = 3  # printed figures quoted per metric and company when no row is stored
 
 
 class Router:
@@ -123,7 +125,9 @@ class Router:
     def _printed_figures(self, plan: QueryPlan, sql_reason: str | None) -> Answer | None:
         """No stored row: a passage that prints the metric's own figure (its label and a number) answers,
         quoted with its page; nothing else does (``router.fallback``)."""
-        passages = search_for_figures(self.searcher, plan)[:3]
+        # several years asked: the whole printed row (a report prints the years before it beside the year's figure)
+        years = plan.intent == "trend" or bool(plan.last_n_years) or len(plan.periods) > 1
+        passages = search_for_figures(self.searcher, plan, whole_line=years, each=PRINTED_EACH)
         if not passages:
             return None
         text = "\n".join(f"\"{p.text}\" [{p.source.get('doc_name')} p{p.source.get('page')}]" for p in passages)
@@ -163,6 +167,11 @@ class Router:
         if not passages:
             return self._base(plan, status="no_data", reason="no passage in the indexed filings is close enough to "
                               "the question (evidence below the threshold)",
+                              caveats=self._coverage([c.company_id for c in plan.companies]))
+        things = counted(plan.question) if not plan.metrics else None
+        if things and not any(prints_count(p.text, things) for p in passages):
+            return self._base(plan, status="no_data", reason=f"no passage in the indexed filings prints a count of "
+                              f"{things}: the passages found are about them, not a number of them",
                               caveats=self._coverage([c.company_id for c in plan.companies]))
         text = "\n".join(f"\"{p.text}\" [{p.source.get('doc_name')} p{p.source.get('page')}"
                          f"{', ' + p.source['section'] if p.source.get('section') else ''}]" for p in passages[:5])

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from functools import lru_cache
 
 from mappings.analysis import analysis
 from mappings.metrics import display_name, metrics, question_labels, ratios
@@ -22,13 +23,13 @@ from schema.models import Passage, QueryPlan
 # short phrase; further away the number belongs to something else.
 LABEL_NUMBER_WINDOW = 80
 LINE_TAIL = 160  # a whole statement row quoted: at most this many characters after the label's first figure
-_NUMBER = re.compile(r"\(?-?\$?\s?\d(?:[\d,]*\d)?(?:\.\d+)?%?\)?(?:\s?(?:million|billion|thousand|trillion|cents?|times)\b|"
-                     r"亿元|万元|千元|亿|万|元|仙|倍)?", re.I)  # with the unit printed after it ("$3.2 billion", "46.0 cents")
+_NUMBER = re.compile(r"\(?-?\$?\s?\d(?:[\d,]*\d)?(?:\.\d+)?(?:\s?%)?\)?(?:\s?(?:million|billion|thousand|trillion|cents?|times)\b|"
+                     r"亿元|万元|千元|港元|美元|亿|万|元|仙|倍)?", re.I)  # with the unit printed after it ("$3.2 billion", "46.0 cents")
 _YEAR = re.compile(r"^\(?(?:19|20)\d\d\)?$")
 _CJK = re.compile(r"[\u4e00-\u9fff]")
 # between a Chinese label and its figure: spacing, punctuation, a unit or currency, a linking word (为, 达, 约 ...);
 # any other Chinese makes the label part of a longer term or the figure another one's
-_CJK_GAP = re.compile(r"[\s:：,，、()（）\[\]【】/\-—–%％$¥￥A-Za-z]*(?:(?:为|是|达到|达|约|共计|合计|人民币|港币|港元|美元|"
+_CJK_GAP = re.compile(r"[\s:：,，、()（）\[\]【】/\-—–%％$¥￥A-Za-z]*(?:(?:为|是|达到|达|约|約|分别|分別|共计|合计|人民币|港币|港元|美元|"
                       r"万元|亿元|千元|百万元|元)[\s:：,，()（）%％]*)*")
 
 
@@ -45,6 +46,32 @@ def labels_of(metric: str) -> list[str]:
     words += [label for label, mid in question_labels().items() if mid == metric]  # as statements print it
     out = {w.casefold().strip() for w in words if w and len(w.strip()) >= 3 or (w and _CJK.search(w))}
     return sorted(out, key=len, reverse=True)
+
+
+@lru_cache(maxsize=1)
+def _every_label() -> frozenset[str]:
+    """Every metric's and ratio's printed words (:func:`labels_of`)."""
+    return frozenset(w for mid in [*metrics(), *ratios()] for w in labels_of(mid))
+
+
+@lru_cache(maxsize=256)
+def _covering(labels: tuple[str, ...]) -> dict[str, list[tuple[str, int]]]:
+    """label -> [(a longer label of another metric that contains it, the offset it sits at)]: 资本充足率 sits in
+    核心一级资本充足率, "sales" in "cost of sales"."""
+    own = set(labels)
+    out: dict[str, list[tuple[str, int]]] = {}
+    for label in labels:
+        for other in _every_label() - own:
+            at = other.find(label)
+            while at >= 0 and len(other) > len(label):
+                out.setdefault(label, []).append((other, at))
+                at = other.find(label, at + 1)
+    return out
+
+
+def _inside_longer(lower: str, start: int, covering: list[tuple[str, int]]) -> bool:
+    """Is the label found at ``start`` part of a longer label another metric prints (the longest label wins)?"""
+    return any(start >= at and lower.startswith(other, start - at) for other, at in covering)
 
 
 # An amount of money is printed as one: a currency before it, a scale word or 元 after it, or digits grouped in
@@ -93,6 +120,9 @@ _PART_AFTER = re.compile(r"\s+(?:(?:generated|derived|earned|arising)\s+)?(?:of|
                          r"nearly|over|some)\b|[A-Z]{0,3}\$|rmb|hkd|usd|cny|\d)", re.I)
 
 
+_COMBINED_AFTER = re.compile(r"\s*(?:and|&|及|和|与|與)\s*(?![\d$(]|(?:approximately|about|hk\$|us\$|rmb)\b)[^\W\d_]", re.I)
+
+
 _ASIDE = re.compile(r"\s*\([^()\d]{0,200}\)")
 
 
@@ -104,10 +134,13 @@ def figure_span(text: str, labels: list[str], kind: str | None = None) -> tuple[
     (``money`` figures must be printed as amounts). Dates ("31 October") are no figures."""
     lower = text.casefold()
     best: tuple[int, int, int, int] | None = None  # label rank, gap, start, end
+    covering = _covering(tuple(labels))
     for rank, label in enumerate(labels):
         cjk = bool(_CJK.search(label))
         pattern = re.escape(label) if cjk else r"(?<![\w&])" + re.escape(label) + r"(?![\w&])"
         for m in re.finditer(pattern, lower):
+            if _inside_longer(lower, m.start(), covering.get(label, [])):
+                continue  # 资本充足率 inside 核心一级资本充足率 9.12%: the longer label's figure
             if _CHANGE_OF.search(lower[max(0, m.start() - 40): m.start()]):
                 continue  # "a decrease in total revenue of S$45.6 million": the change's amount, not revenue's
             # an aside without figures right after the label ("current ratio (calculated by dividing current
@@ -116,8 +149,10 @@ def figure_span(text: str, labels: list[str], kind: str | None = None) -> tuple[
             after = aside.end() if aside else m.end()
             # a figure that starts inside the window is read whole ("approximately 1.47" across the window's end)
             window = text[after: after + LABEL_NUMBER_WINDOW + 24]
-            if kind == "money" and (_OTHER_MEASURE_AFTER.match(window) or _PART_AFTER.match(window)):
-                continue  # "sales area", "revenue growth", "sales of jewellery products": another measure, or a part
+            if kind == "money" and (_OTHER_MEASURE_AFTER.match(window) or _PART_AFTER.match(window)
+                                    or _COMBINED_AFTER.match(window)):
+                continue  # "sales area", "revenue growth", "sales of jewellery products": another measure, or a part;
+                # "capital expenditure and investment in unlisted equity of HK$6.9 million": two measures' sum
             for n in _NUMBER.finditer(window):
                 if n.start() >= LABEL_NUMBER_WINDOW:
                     break
@@ -138,6 +173,8 @@ def figure_span(text: str, labels: list[str], kind: str | None = None) -> tuple[
                     # or the earlier figure; the amount comes after them
                 if cjk and not _CJK_GAP.fullmatch(window[: n.start()]):
                     break  # Chinese runs on without spaces: 总资产收益率 0.77 is not 总资产's figure
+                if cjk and re.search("分别|分別", window[: n.start()]) and re.search(r"[、及和与與,，]\s*$", lower[: m.start()]):
+                    break  # "核心一级资本充足率、一级资本充足率及资本充足率分别为 9.12%、...": the first figure is the first label's
                 if not _is_figure(kind, window, n):
                     break  # the first number after the label is not its amount: the label names something else
                 found = (rank, n.start(), m.start(), after + n.end())
@@ -150,16 +187,27 @@ def _bare(name: str) -> str:
     return re.sub(r"\s*\([^()]*\)", "", name)  # "Net income (incl. minority interests)": the name, not the note
 
 
+def printed_names(metric: str) -> str:
+    """The metric's English and Chinese names as pages print them ("Tier 1 capital ratio 一级资本充足率")."""
+    spec = ratios().get(metric) or {}
+    zh = spec.get("name_zh") if spec else metrics()[metric].name_zh if metric in metrics() else None
+    return " ".join(dict.fromkeys(n for n in (_bare(display_name(metric)), zh) if n))
+
+
 def names_measure(text: str, qualifier: str, metric: str) -> bool:
     """Does a passage name the company-defined measure asked for: the qualifier ("adjusted", 经调整) within a couple
-    of words before one of the metric's labels ("adjusted diluted EPS", "Adjusted EBITDA")?"""
+    of words of one of the metric's labels, before it ("adjusted diluted EPS", "Adjusted EBITDA") or after it
+    ("Goodwill impairment losses", "earnings per share from continuing operations")?"""
     lower = text.casefold()
     word = re.escape(qualifier.casefold())
     for label in labels_of(metric):
+        name = re.escape(label)
         if _CJK.search(label):
-            if re.search(word + r"[^。；;，,\n]{0,12}" + re.escape(label), lower):
+            gap = r"[^。；;，,\n]{0,12}"
+            if re.search(word + gap + name, lower) or re.search(name + gap + word, lower):
                 return True
-        elif re.search(r"(?<![\w&])" + word + r"(?:\W+\w+){0,2}\W+" + re.escape(label) + r"(?![\w&])", lower):
+        elif re.search(r"(?<![\w&])(?:" + word + r"(?:\W+\w+){0,2}\W+" + name + "|" + name + r"(?:\W+\w+){0,2}\W+"
+                       + word + r")(?![\w&])", lower):
             return True
     return False
 
@@ -197,10 +245,12 @@ def figure_passages(passages: list[Passage], metric: str, whole_line: bool = Fal
 FIGURE_KINDS = ["narrative", "table"]
 
 
-def search_for_figures(searcher: Callable, plan: QueryPlan, whole_line: bool = False) -> list[Passage]:
+def search_for_figures(searcher: Callable, plan: QueryPlan, whole_line: bool = False,
+                       each: int | None = None) -> list[Passage]:
     """Passages printing the figures of the plan's metrics, from any page of a filing (statements included) of the
     asked period's reports: a year's figure from an annual report (or a fourth-quarter release), a quarter's from
-    that quarter's report; the next year's report of the same period prints it as a comparative. A report of
+    that quarter's report; the next year's report of the same period prints it as a comparative (``each``: at most
+    this many per metric and company, so that every figure asked for is quoted). A report of
     another period prints other figures under the same label (an interim's half-year margin, an annual report's
     year-end assets for a quarter-end question): when only those are found, nothing is quoted."""
     filters = dict(filters_for(plan.model_copy(update={"sections": []})), kind=FIGURE_KINDS)
@@ -214,12 +264,17 @@ def search_for_figures(searcher: Callable, plan: QueryPlan, whole_line: bool = F
         filters["fiscal_period"] = sorted({r for p in asked for r in REPORT_PERIODS.get(p, ["FY", "Q4"])})
     found: list[Passage] = []
     for metric in plan.metrics:
-        # the metric's printed name joins the question's words: shorthand ("FCF", "top line") is not what pages print
-        query = plan.model_copy(update={"sections": [], "question": f"{plan.question} {_bare(display_name(metric))}"})
+        # the metric's printed names join the question's words: shorthand ("FCF", "top line") is not what pages print,
+        # and an English question about an A-share or HK issuer is answered by a page printed in Chinese
+        query = plan.model_copy(update={"sections": [], "question": f"{plan.question} {printed_names(metric)}"})
         evidence = searcher(query, filters, whole=True)  # the unit's whole text: the figure may be in any sentence
         if asked and getattr(evidence, "widened", None):
             continue  # found only outside the asked period's reports
-        found += figure_passages(evidence, metric, whole_line)
+        taken: dict[str, int] = {}
+        for p in figure_passages(evidence, metric, whole_line):
+            taken[p.company_id] = taken.get(p.company_id, 0) + 1
+            if each is None or taken[p.company_id] <= each:
+                found.append(p)
     return found
 
 

@@ -155,7 +155,7 @@ def find_periods(question: str) -> tuple[list[PeriodRef], int | None]:
         (_YEAR + r"\s?年?\s?(?:第\s?)?([一二三四1-4])\s?季度?末", lambda m: (int(m.group(1)), f"Q{_num(m.group(2))}")),
         (_YEAR + r"\s?年?\s?(?:半年末|半年度末|中期末|上半年末|年中)", lambda m: (int(m.group(1)), "H1")),
     ]
-    for pattern, make in instants:
+    for pattern, make in _with_short_years(instants):
         for m in re.finditer(pattern, text, re.I):
             year, period = make(m)
             add(m, year, period, instant=True, fiscal=bool(re.search(r"fiscal|FY|财年|財年", m.group(0), re.I)))
@@ -205,7 +205,7 @@ def find_periods(question: str) -> tuple[list[PeriodRef], int | None]:
         (r"(?<!\d)(?<!\d[.,])" + _YEAR + r"(?!\d|[.,]\d|%)", lambda m: (int(m.group(1)), None)),
     ]
     fiscal_rx = re.compile(r"FY|fiscal|财年|財年|会计年度|會計年度", re.I)
-    for pattern, make in patterns:
+    for pattern, make in _with_short_years(patterns):
         for m in re.finditer(pattern, text, re.I):
             if make is None:  # a range of years
                 a, b = int(m.group(1)), int(m.group(2))
@@ -265,6 +265,29 @@ def find_periods(question: str) -> tuple[list[PeriodRef], int | None]:
 # bare years listed before a year with a period, without 年 of their own: "2023、2024、2025年一季度", "2023, 2024 and
 # 2025 Q1" (each year's first quarter; "2023年和2024年一季度" names the year 2023 and a quarter of 2024)
 _LISTED_YEARS = re.compile(r"(?:(?<!\d)(?:19|20)\d\d\s?(?:、|,|，|/|和|及|与|以及|\s+and|\s*&)\s*)+$", re.I)
+
+
+# A two-digit year is a year only with 年 after it (24年三季度, 22年Q4, 25年上半年; not 近10年, 10年来); a question's words run on without
+# spaces in Chinese, so a figure or a year is delimited by what is not a Latin letter or digit (\b sees no edge
+# between 股份 and 22, nor between 24 and 营收).
+_YY = r"(?<![0-9A-Za-z.,近前过過去后後这這每第约約超逾])(\d{2})(?=\s?年)(?!\s?年(?:来|來|间|間|以|内|內|多|左右|前|后|後))"
+_EDGE_BEFORE, _EDGE_AFTER = r"(?<![0-9A-Za-z])", r"(?![0-9A-Za-z])"
+
+
+def _with_short_years(patterns: list[tuple[str, callable]]) -> list[tuple[str, callable]]:
+    """The patterns with their word edges as edges of Latin words and figures, and each pattern that starts with a
+    four-digit year once more with a two-digit year before 年."""
+    out = []
+    for pattern, make in patterns:
+        pattern = re.sub(r"\\b$", lambda _m: _EDGE_AFTER, re.sub(r"^\\b", lambda _m: _EDGE_BEFORE, pattern))
+        out.append((pattern, make))
+        if pattern.startswith(_YEAR) and make is not None:
+            out.append((_YY + pattern[len(_YEAR):], lambda m, make=make: _short(*make(m))))
+    return out
+
+
+def _short(year: int, period: str | None) -> tuple[int, str | None]:
+    return (_year(str(year)) if year < 100 else year), period
 
 
 def _share_listed_period(text: str, found: list[tuple[int, PeriodRef]]) -> None:

@@ -10,7 +10,8 @@ import duckdb
 
 from mappings.metrics import PERIOD_WORDS, display_name, metrics, question_labels, ratios
 from mappings.vocabulary import (ambiguous_metric_words, bare_metric_words, fold, generic_company_words, market_measure_words,
-                                 non_gaap_words, not_company_words, part_words, readings, section_words,
+                                 non_gaap_words, not_company_words, part_after_words, part_nouns, part_words,
+                                 readings, section_words,
                                  standard_words, words)
 from router.calendar import company_named
 from router.entities import LATIN_AFTER, LATIN_BEFORE, Lexicon, build_lexicon, find_companies
@@ -151,17 +152,32 @@ def part_of(question: str, start: int, named: list[tuple[int, int]]) -> str | No
         m = markers.search(re.sub(r"的$", "", before))
         if m is None or any(a < m.end() and m.start() < b for a, b in named):
             return None
-        return re.search(r"[\u4e00-\u9fff]{0,4}$", before[: m.start()]).group(0) + m.group(0)
+        head = re.search(r"[\u4e00-\u9fff]{0,4}$", before[: m.start()])
+        start_at = max([head.start(), *(b for a, b in named if b <= m.start())])  # not a company's or period's words
+        return before[start_at: m.start()] + m.group(0)
     words_: list[str] = []
-    while len(words_) < 3 and (m := _LAST_WORD.search(before)) is not None \
+    nouns = part_nouns()
+    while len([w for w in words_ if w not in nouns]) < 3 and (m := _LAST_WORD.search(before)) is not None \
             and not any(a < m.end(1) and m.start(1) < b for a, b in named):
         word = re.sub(r"['’]s?$", "", m.group(1)).strip(".")
-        if len(word) < 3 or word in plain or word in not_company_words() or word in generic_company_words() \
-                or _NO_PART.match(word):
+        named_part = bool(words_) and words_[0] in nouns  # "International segment", "China business"
+        if word not in nouns and (len(word) < 3 or word in plain or _NO_PART.match(word) or (
+                not named_part and (word in not_company_words() or word in generic_company_words()))):
             break
         words_.insert(0, word)
         before = before[: m.start(1)]
+    while words_ and words_[0] in nouns:  # "... segment revenue" names no part by itself
+        words_.pop(0)
     return " ".join(words_) or None
+
+
+def part_after(question: str, end: int) -> str | None:
+    """The words right after a metric mention that make it another figure ("goodwill impairment", "EPS from
+    continuing operations"), if any (``measures.part_of.after``)."""
+    rest = _norm(question)[end:]
+    m = re.match(r"\s*", rest)
+    hit = part_after_words().regex.match(rest, m.end())
+    return hit.group(0) if hit else None
 
 
 def _spans(text: str, phrases: list[str]) -> list[tuple[int, int]]:
@@ -256,7 +272,7 @@ class Planner:
         named = _spans(_norm(question), [c.matched for c in companies] + [p.matched for p in periods]) \
             + [(a, b) for a, b, _, _ in mentions]
         standard = self.other_standard(question, companies)
-        for start, _end, alias, mid in mentions:
+        for start, end, alias, mid in mentions:
             if standard:  # a figure under another standard than the company's stored ones: quoted, never swapped
                 non_gaap.append((standard, mid))
                 notes.append(f"{alias!r} under {standard} is not stored for this company (its figures are stored under "
@@ -277,6 +293,12 @@ class Planner:
                              f"region or line): it is not answered with the total; passages quote the filing's own "
                              "figure")
                 continue
+            after = part_after(question, end) if companies else None
+            if after:  # "goodwill impairment", "EPS from continuing operations": another figure than the metric's
+                non_gaap.append((after, mid))
+                notes.append(f"'{alias} {after}' is another figure than the company's {display_name(mid)}: it is not "
+                             "answered with it; passages quote the filing's own figure")
+                continue
             if alias in readings():
                 notes.append(readings()[alias][1])
             if mid not in metric_ids:
@@ -288,8 +310,8 @@ class Planner:
         if metric_ids:
             # question words outside the metrics' names ("attributable" in a metric is no "attribut*" of why)
             rest = fold("".join(" " if any(a <= i < b for a, b, _, _ in mentions) else ch for i, ch in enumerate(question)))
-            if words("why").search(rest) or words("quote_verbs").search(rest):
-                intent = "mixed"  # a figure and what the filing says about it
+            if words("why").search(rest) or words("quote_verbs").search(rest) or words("outlook").search(rest):
+                intent = "mixed"  # a figure and what the filing says about it (or expects of it)
             elif len(companies) >= 2:
                 intent = "comparison"
             elif last_n or len({p.fiscal_year for p in periods}) >= 2 or words("trend").search(text):

@@ -26,7 +26,8 @@ from mappings.vocabulary import fold, not_company_words, words
 from schema.page_text import strip_span
 from vectorstore.sparse import tokenize
 
-MAX_CHARS = 420  # a quote is at most this long (one long sentence keeps its head)
+MAX_CHARS = 420  # a quote is at most this long (one long sentence keeps its head) ...
+LIST_CHARS = 1600  # ... unless it introduces a list ("the more significant risks are as follows:"): then the list too
 HEADING_SHARE = 0.5  # a line shorter than this share of the unit's typical line, without end punctuation, is a heading
 CUE_BONUS = 1.0  # in units of a common word's weight: the sentence holds the kind of answer the question asks for
 
@@ -178,4 +179,31 @@ def scored_quote(text: str, weights: dict[str, float], wanted: list[re.Pattern] 
     a, b = best
     if b - a > max_chars:  # one long sentence: keep its head
         b = a + max_chars
+    else:
+        b = _with_its_list(text, spans, a, b)
     return (*strip_span(text, a, b), best_score)
+
+
+_INTRODUCES = re.compile(r"[:：]['\"’”)）]*$")
+_ENDS = re.compile(r"[.!?。！？]['\"’”)）]*$")
+
+
+def _with_its_list(text: str, spans: list[tuple[int, int]], a: int, b: int) -> int:
+    """The end of a quote ``text[a:b]`` that introduces a list (a sentence of it, or the one right after it, ends
+    with a colon and items follow): the items follow it, up to :data:`LIST_CHARS` from ``a``; else ``b``."""
+    inside = [i for i, (s, e) in enumerate(spans) if s >= a and e <= b]
+    if not inside:
+        return b
+    intro = next((i for i in [*inside, inside[-1] + 1] if i + 1 < len(spans)
+                  and _INTRODUCES.search(text[spans[i][0]:spans[i][1]])
+                  and _ITEM.match(text[spans[i + 1][0]:spans[i + 1][1]])), None)
+    if intro is None:
+        return b
+    end, previous = max(b, spans[intro][1]), text[spans[intro][0]:spans[intro][1]]
+    for s, e in spans[intro + 1:]:
+        piece = text[s:e]
+        # an item, or the rest of one (an item runs over sentences until one ends it with a full stop)
+        if e - a > LIST_CHARS or not (_ITEM.match(piece) or not _ENDS.search(previous)):
+            break
+        end, previous = max(end, e), piece
+    return end

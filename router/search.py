@@ -31,6 +31,7 @@ from dataclasses import dataclass
 
 import duckdb
 
+from mappings.metrics import metrics, ratios
 from mappings.statements import statements, statements_named
 from mappings.vocabulary import filter_words, fold, form_words, words
 from schema import limits
@@ -138,6 +139,8 @@ def filters_for(plan: QueryPlan, purpose: Purpose = EVIDENCE) -> dict:
     # a year the company names otherwise is searched both ways: analysts write Ulta's "FY2023" for the year that
     # ends in January 2023 as often as for the company's own fiscal 2023 (PeriodRef.stored_year)
     years = sorted({y for p in plan.periods if p.fiscal_year for y in (p.fiscal_year, p.stored_year) if y})
+    if years and all(p.fiscal_period in (None, "FY") for p in plan.periods) and words("outlook").search(plan.question):
+        years = sorted({*years, *(y - 1 for y in years)})  # what it expects of 2025 is written in its 2024 report
     if years:
         filters["fiscal_year"] = years
     sections = [s for s in plan.sections if s != "transcript"]
@@ -201,6 +204,22 @@ def content_query(plan: QueryPlan) -> str:
     return text if tokenize(text) else plan.question
 
 
+_CJK = re.compile(r"[\u4e00-\u9fff]")
+
+
+def other_language_names(plan: QueryPlan) -> str:
+    """The names of the plan's metrics in the language the question is not written in: an English question about
+    an A-share issuer's 净息差 finds its pages by keywords too."""
+    chinese = bool(_CJK.search(plan.question))
+    names = []
+    for mid in plan.metrics:
+        spec = ratios().get(mid) or (vars(metrics()[mid]) if mid in metrics() else {})
+        name = spec.get("name_en" if chinese else "name_zh")
+        if name:
+            names.append(re.sub(r"\s*\([^()]*\)", "", name))
+    return " ".join(names)
+
+
 def statement_lists(plan: QueryPlan, keywords: str) -> list[RankedList]:
     """One BM25 list per primary statement the question points at, over that statement's pages, ranked by the
     question's words plus the words every such statement prints."""
@@ -245,6 +264,7 @@ class SearchPipeline:
         self.planner = planner
         self._offsets: dict[str, int] | None = None
         self._year_ends: dict[str, int] | None = None
+        self._languages: dict[str, set[str]] | None = None  # company -> the languages its filings print
 
     @property
     def available(self) -> bool:
@@ -302,6 +322,8 @@ class SearchPipeline:
         if "kind" in filters:
             tables = tables and "table" in filters["kind"]
         keywords = plan.question if raw else content_query(plan)
+        if not raw and plan.companies and not self._written_in(plan):
+            keywords = f"{keywords} {other_language_names(plan)}".strip()
         lists = ranked_lists(plan, plan.question, keywords, tables)
         companies = filters.get("company_id") or []
         groups = [dict(filters, company_id=[c]) for c in companies] if len(companies) > 1 else [filters]
@@ -321,6 +343,16 @@ class SearchPipeline:
         elif not filters.get("company_id") and not filters.get("document_id") and per_company:
             hits = diversify(hits, per_company=per_company, k=k)
         return hits[:k], _merge_applied(applied)
+
+    def _written_in(self, plan: QueryPlan) -> bool:
+        """Does any filing of the companies the plan names print the question's language (English, Chinese)?"""
+        if self._languages is None:
+            self._languages = {}
+            for company, language in self.con.execute("SELECT DISTINCT company_id, language FROM documents").fetchall():
+                self._languages.setdefault(company, set()).update(
+                    part.split("-")[0] for part in (language or "").split("+") if part)
+        asked = "zh" if _CJK.search(plan.question) else "en"
+        return any(asked in self._languages.get(c.company_id, {asked}) for c in plan.companies)
 
     # -------------------------------------------------------------------------- years as companies name them
     def _fused(self, lists: list[RankedList], filters: dict, k: int, speakers: dict[str, float] | None = None) -> list[Hit]:

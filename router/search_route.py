@@ -83,8 +83,9 @@ class EvidenceSearcher:
         best_text = max(hits, key=lambda h: h.score).payload["text"]
         lexical = len(terms & set(tokenize(best_text))) / len(terms) if terms else 0.0
         asked_section = bool(filters.get("section")) and bool(filters.get("company_id"))
-        # the meaning is measured where the hits were found (the filters after widening), not where nothing was
-        if not asked_section and lexical < 0.5 and self.pipeline.index.evidence_strength(query, applied) < self.min_evidence:
+        # the meaning is measured where the hits were found (the filters after widening), not where nothing was; a
+        # caller reading whole units for a printed figure checks each for the metric's label and figure itself
+        if not whole and not asked_section and lexical < 0.5 and self.pipeline.index.evidence_strength(query, applied) < self.min_evidence:
             return out  # neither the words nor the meaning of the question are found: too weak to answer
         out.widened = widening_note(filters, applied)
         asked = set(filters.get("fiscal_period") or ())

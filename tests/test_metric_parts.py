@@ -57,3 +57,40 @@ def test_another_standard_than_the_stored_one_is_not_answered_with_it(f):
     assert plan.metrics == [] and plan.non_gaap == [("国际会计准则", "net_income_parent")]
     a = f.ask(q)
     assert not a.rows and not any("CAS" in (a.answer or "") for _ in [0])
+
+
+@pytest.mark.parametrize("question, part", [
+    ("Walmart membership business revenue Q2 fiscal 2025", "membership business"),  # a part noun ends no part
+    ("Walmart international segment operating income Q2 fiscal 2025", "international segment"),
+    ("药明康德2025年一季度资本化的研发投入", "资本化"),  # the period's 年 is no part of it
+])
+def test_a_part_named_before_a_part_noun(f, question, part):
+    plan = f.plan(question)
+    assert plan.metrics == [] and plan.non_gaap and plan.non_gaap[0][0] == part
+
+
+@pytest.mark.parametrize("question, after", [
+    ("What was Walmart's goodwill impairment in fiscal 2025?", "impairment"),
+    ("Walmart basic EPS from continuing operations fiscal 2025", "from continuing operations"),
+])
+def test_words_after_the_metric_make_another_figure(f, question, after):
+    plan = f.plan(question)
+    assert plan.metrics == [] and plan.non_gaap and plan.non_gaap[0][0] == after
+
+
+@pytest.mark.parametrize("question, metric", [
+    ("What were Walmart's worldwide net sales in Q2 fiscal 2025?", "revenue"),
+    ("Walmart segment revenue Q2 fiscal 2025", "revenue"),  # a part noun alone narrows nothing
+    ("Walmart goodwill at the end of fiscal 2025", "goodwill"),
+])
+def test_words_that_leave_the_metric_whole(f, question, metric):
+    plan = f.plan(question)
+    assert plan.metrics == [metric] and plan.non_gaap == []
+
+
+def test_a_qualifier_printed_after_the_label_names_the_measure():
+    from router.fallback import names_measure
+
+    assert names_measure("Goodwill impairment losses 1,197 7,008", "impairment", "goodwill")  # KHC 2019 p50
+    assert names_measure("本期资本化研发投入 76,168,422.62", "资本化", "rd_investment")  # 600201 2020 p17
+    assert not names_measure("Goodwill 35,546 36,503", "impairment", "goodwill")

@@ -55,3 +55,22 @@ def test_a_broad_question_cites_only_passages_that_speak_of_its_topic():
     weights = term_weights("supply chain disruptions", passages)
     topic = {t: w for t, w in weights.items() if t in topic_terms("Which companies discussed supply chain disruptions")}
     assert [mentions(p, topic) for p in passages] == [True, False, False]  # "disruption" weighs most: rarest
+
+
+def test_a_quote_that_introduces_a_list_carries_the_list():
+    # 1741_riying_2021_annual p9: "The Directors believe the more significant risks relating to the business are as
+    # follows:" and five items, the last "... leading to cost overruns and adversely affecting the Group's operations
+    # and financial results.", then the heading "COMPARISON OF BUSINESS OBJECTIVES ..."
+    text = _page("hk", "1741_riying_2021_annual.pdf", page=9)
+    question = "What principal risks and uncertainties does Ri Ying describe?"
+    a, b = best_quote(text, term_weights("principal risks and uncertainties", [text]), cues(question))
+    quote = text[a:b]
+    assert "as follows:" in quote
+    for item in ("non-recurring in nature", "limited number of customers", "relies substantially on subcontractors",
+                 "key management personnel", "cost overruns"):
+        assert item in quote, quote
+    assert "COMPARISON OF BUSINESS OBJECTIVES" not in quote
+    # without a colon there is no list to carry: a quote keeps to its sentences
+    plain = "Revenue rose.\nWe face competition.\n• one item after a sentence that introduces nothing\n• another item"
+    a, b = best_quote(plain, term_weights("competition", [plain]))
+    assert plain[a:b].startswith("We face competition.") and "another item" not in plain[a:b]

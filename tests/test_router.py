@@ -78,6 +78,14 @@ def test_companies_resolve_right_or_not_at_all(planner, question, expected):
     ("2023、2024年上半年", [(2023, "H1"), (2024, "H1")]),
     ("2022、2023年末", [(2022, "FY"), (2023, "FY")]),
     ("2022年和2023年一季度", [(2022, None), (2023, "Q1")]),
+    # a two-digit year before 年, and shorthand run on with Chinese words on either side
+    ("金花股份22年Q4单季扣非净利润", [(2022, "Q4")]),
+    ("药明康德25Q1非经常性损益", [(2025, "Q1")]),
+    ("平安银行24年三季度营收", [(2024, "Q3")]),
+    ("24年上半年净利润", [(2024, "H1")]),
+    ("英伟达FY24营收", [(2024, "FY")]),
+    ("近10年营收", []),  # ten years, not 2010
+    ("公司成立20年以来", []),
 ])
 def test_periods(question, expected):
     periods, _ = find_periods(question)

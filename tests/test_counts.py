@@ -1,0 +1,30 @@
+"""A count of things sold, shipped or delivered is answered only by a passage that prints a number of them: a
+passage about the product (its revenue, its models, the year) is no count (router/counts.py)."""
+
+from __future__ import annotations
+
+import pytest
+
+from router.counts import counted, prints_count
+
+
+@pytest.mark.parametrize("question, things", [
+    ("How many smartphones did the company sell in 2024?", "smartphones"),
+    ("How many electric vehicles did it deliver in the fourth quarter?", "electric vehicles"),
+    ("How many employees does the company have?", None),  # no sale, shipment or delivery asked
+    ("How much revenue did the company make?", None),
+])
+def test_a_count_asked(question, things):
+    assert counted(question) == things
+
+
+@pytest.mark.parametrize("text, things, expected", [
+    ("We delivered 495,570 vehicles in the fourth quarter.", "vehicles", True),
+    ("shipments reached 1.2 million units", "phones", True),
+    ("we sold 52 million phones", "phones", True),
+    ("Phone net sales were $201.2 billion in 2024.", "phones", False),  # money, not a count
+    ("Phone 16, Phone 16 Plus and Phone 16 Pro", "phones", False),  # model numbers
+    ("In 2024 vehicles deliveries rose", "vehicles", False),  # a year
+])
+def test_a_printed_count(text, things, expected):
+    assert prints_count(text, things) is expected
