@@ -196,6 +196,14 @@ PERIOD_WORDS = re.compile(r"\bfor the (?:year|period)\b|\b(?:end|beginning) of\b
                           r"期初|年終|年终")
 
 
+def printed_names(mid: str) -> dict[str, str]:
+    """A metric's or ratio's names as pages print them, by language, without their notes ({"en": "Net income",
+    "zh": "净利润"} for "Net income (incl. minority interests)")."""
+    spec = ratios().get(mid) or (vars(metrics()[mid]) if mid in metrics() else {})
+    names = {"en": spec.get("name_en"), "zh": spec.get("name_zh")}
+    return {lang: re.sub(r"\s*\([^()]*\)", "", name) for lang, name in names.items() if name}
+
+
 def display_name(mid: str) -> str:
     """The English name of a metric or ratio ("Free cash flow", "Net income (incl. minority interests)")."""
     spec = ratios().get(mid)
@@ -221,6 +229,28 @@ def question_labels() -> dict[str, str]:
 
 # a balance-sheet row printed net of its allowance or accumulated depreciation is the asset the bare label names
 _NET_OF = re.compile(r",?\s+net(?:\s+of\s+[^,]*)?$|\s+[-—–]\s+net$")
+
+
+def share_ratio(numerator: str, denominator: str) -> str:
+    """The ratio ``numerator / denominator`` a question asks for ("研发投入占营业收入的比例", "R&D as a percentage of
+    revenue"): the ratios.yaml entry with that formula if there is one (``capex_to_revenue``), else one made from the
+    two metrics (a percent, computed like any ratio, named by both metrics' names and printed under
+    "A占B" / "A as a percentage of B")."""
+    for rid, spec in ratios().items():
+        if spec["formula"].replace(" ", "") == f"{numerator}/{denominator}":
+            return rid
+    rid = f"{numerator}_share_of_{denominator}"
+    a, b = metrics()[numerator], metrics()[denominator]
+    zh_a, zh_b = [a.name_zh, *(w for w in a.aliases if _CJK.search(w))], [b.name_zh, *(w for w in b.aliases if _CJK.search(w))]
+    ratios().setdefault(rid, {
+        "name_en": f"{a.name_en} as a share of {b.name_en}", "name_zh": f"{a.name_zh}占{b.name_zh}比例",
+        "aliases": [f"{x}占{y}" for x in dict.fromkeys(zh_a) for y in dict.fromkeys(zh_b)]
+        + [f"{a.name_en.casefold()} as a percentage of {b.name_en.casefold()}"],
+        "formula": f"{numerator} / {denominator}", "unit": "percent", "generated": True})
+    return rid
+
+
+_CJK = re.compile(r"[\u4e00-\u9fff]")
 
 
 @lru_cache(maxsize=1)

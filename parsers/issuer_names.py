@@ -72,14 +72,44 @@ _HK_FORMER = [
 ]
 
 
+# a change of the company's names: "the English name of the Company from “X” to “Y”", "由「X」更改為「Y」", in a
+# paragraph about the company's names (a website or a stock code changed in the same paragraph is no name)
+_NAME_CHANGE_TOPIC = re.compile(r"change\s+of\s+company\s+names?|names?\s+of\s+the\s+company|short\s+names?|"
+                                r"更改公司名稱|更改公司名称|公司名稱|公司名称|股份簡稱|股份简称|中文名稱|英文名稱", re.I)
+_NAME_CHANGE = [re.compile(r"from\s+[“\"]\s*([^”\"]{2,80}?)\s*[”\"]\s+to\s+[“\"]\s*([^”\"]{2,80}?)\s*[”\"]", re.I),
+                re.compile(r"由\s*[「“]\s*([^」”]{2,80}?)\s*[」”]\s*(?:更改|變更|变更|改)為?為?\s*[「“]\s*([^」”]{2,80}?)\s*[」”]")]
+# not a name: a web address, a code, or text run together from the other language's column of a bilingual page
+# ("智富資源投 之中文第二名稱已由「香港金融...": a quote mark of the other column inside it)
+_NOT_A_NAME = re.compile(r"www\.|\.com\b|https?:|^\d+$|[「」“”\"]|[A-Za-z]{4}.*[\u4e00-\u9fff]{2}|"
+                         r"[\u4e00-\u9fff]{2}.*[A-Za-z]{4}", re.I)
+
+
+def _name_changes(text: str, page: int) -> list[IssuerName]:
+    """Former and current names from a paragraph about a change of the company's names."""
+    out = []
+    for para in re.split(r"(?<=[.。])\s+(?=[A-Z\u4e00-\u9fff])", text):
+        if not _NAME_CHANGE_TOPIC.search(para):
+            continue
+        for rx in _NAME_CHANGE:
+            for m in rx.finditer(para):
+                old, new = _clean(m.group(1)), _clean(m.group(2))
+                if not _NOT_A_NAME.search(old):
+                    out.append(IssuerName(kind="former_name", text=old, page=page))
+                if not _NOT_A_NAME.search(new):
+                    out.append(IssuerName(kind="name_zh" if _CJK.search(new) else "name_en", text=new, page=page))
+    return out
+
+
 def _hk(pages: list[Page]) -> list[IssuerName]:
     out = []
     for p in pages[:HEAD_PAGES]:
         text = re.sub(r"\s+", " ", p.text)
+        text = re.sub(r"(?<=[\u4e00-\u9fff]) (?=[\u4e00-\u9fff])", "", text)  # 智 富 資 源: letter-spaced Chinese
         for rx in _HK_FORMER:
             for m in rx.finditer(text):
                 kind = "name_en" if "business" in rx.pattern else "former_name"
                 out.append(IssuerName(kind=kind, text=_clean(m.group(1)), page=p.page))
+        out += _name_changes(text, p.page)
     return out
 
 

@@ -13,6 +13,7 @@ from mappings.vocabulary import fold, not_company_words, section_words, words
 from router.entities import unknown_subject
 from router.counts import counted, prints_count
 from router.fallback import generic_reading, measure_passages, search_for_figures
+from router.reasons import HINT as REASON_HINT, reason_passages
 from router.honesty import checked, unsupported_numbers  # noqa: F401  (unsupported_numbers: public API)
 from router.metric_answer import LIMITED_COVERAGE, MetricAnswerer
 from router.plan import Planner, find_metrics
@@ -20,11 +21,12 @@ from router.search import broad_question
 from router.search_route import filters_for
 from router.sql_route import is_computed
 from warehouse import lookup
-from schema.models import Answer, QueryPlan
+from schema.models import Answer, Passage, QueryPlan
 
 
 OWN_FIGURES = 2  # printed figures quoted beside a computed company-defined measure
 PRINTED_EACH = 3  # printed figures quoted per metric and company when no row is stored
+REASONS_EACH = 2  # printed reasons for a metric's change quoted per metric and company
 
 
 class Router:
@@ -199,9 +201,27 @@ class Router:
         return [f"{n:,} passage(s) in scope are searched by keywords only: their dense vectors are not built yet "
                 "(`filings index` builds them)"] if n else []
 
+    def _reasons(self, plan: QueryPlan) -> list[Passage]:
+        """A why-question about a metric: the reason the report prints beside the metric's change (an A-share
+        report's 主要原因 row, "increased ... primarily due to"), from the asked period's reports."""
+        if self.searcher is None or not plan.metrics or not plan.companies or not words("why").search(fold(plan.question)):
+            return []
+        return search_for_figures(self.searcher, plan, each=REASONS_EACH, cut=reason_passages, hint=REASON_HINT)
+
     def _mixed(self, plan: QueryPlan) -> Answer:
         numbers = self._sql(plan)
-        words = self._search(plan)
+        reasons = self._reasons(plan)
+        words_ = self._search(plan)
+        if reasons:  # the printed reason first; passages that repeat it are not quoted twice
+            seen = {(p.source.get("document_id"), p.source.get("page"), p.text) for p in reasons}
+            words_ = words_.model_copy(update={
+                "status": "answered", "answer": "\n".join(filter(None, [
+                    "\n".join(f"\"{p.text}\" [{p.source.get('doc_name')} p{p.source.get('page')}]" for p in reasons),
+                    words_.answer if words_.status == "answered" else None])),
+                "passages": [*reasons, *(p for p in words_.passages if (p.source.get("document_id"), p.source.get("page"),
+                                                                       p.text) not in seen)],
+                "reason": None})
+        words = words_
         status = "answered" if numbers.status == "answered" or words.status == "answered" else "no_data"
         answer = "\n".join(t for t in (numbers.answer, words.answer) if t)
         reason = None if status == "answered" else "; ".join(r for r in (numbers.reason, words.reason) if r)

@@ -12,7 +12,7 @@ from collections.abc import Callable
 from functools import lru_cache
 
 from mappings.analysis import analysis
-from mappings.metrics import display_name, metrics, question_labels, ratios
+from mappings.metrics import display_name, metrics, printed_names, question_labels, ratios
 from router.calendar import loosely_named
 from router.search import REPORT_PERIODS
 from router.search_route import filters_for
@@ -29,7 +29,7 @@ _YEAR = re.compile(r"^\(?(?:19|20)\d\d\)?$")
 _CJK = re.compile(r"[\u4e00-\u9fff]")
 # between a Chinese label and its figure: spacing, punctuation, a unit or currency, a linking word (为, 达, 约 ...);
 # any other Chinese makes the label part of a longer term or the figure another one's
-_CJK_GAP = re.compile(r"[\s:：,，、()（）\[\]【】/\-—–%％$¥￥A-Za-z]*(?:(?:为|是|达到|达|约|約|分别|分別|共计|合计|人民币|港币|港元|美元|"
+_CJK_GAP = re.compile(r"[\s:：,，、()（）\[\]【】/\-—–%％$¥￥A-Za-z]*(?:(?:为|是|达到|达|约|約|分别|分別|比例|比重|共计|合计|人民币|港币|港元|美元|"
                       r"万元|亿元|千元|百万元|元)[\s:：,，()（）%％]*)*")
 
 
@@ -55,7 +55,7 @@ def _every_label() -> frozenset[str]:
 
 
 @lru_cache(maxsize=256)
-def _covering(labels: tuple[str, ...]) -> dict[str, list[tuple[str, int]]]:
+def covering_labels(labels: tuple[str, ...]) -> dict[str, list[tuple[str, int]]]:
     """label -> [(a longer label of another metric that contains it, the offset it sits at)]: 资本充足率 sits in
     核心一级资本充足率, "sales" in "cost of sales"."""
     own = set(labels)
@@ -69,7 +69,7 @@ def _covering(labels: tuple[str, ...]) -> dict[str, list[tuple[str, int]]]:
     return out
 
 
-def _inside_longer(lower: str, start: int, covering: list[tuple[str, int]]) -> bool:
+def inside_longer(lower: str, start: int, covering: list[tuple[str, int]]) -> bool:
     """Is the label found at ``start`` part of a longer label another metric prints (the longest label wins)?"""
     return any(start >= at and lower.startswith(other, start - at) for other, at in covering)
 
@@ -134,12 +134,12 @@ def figure_span(text: str, labels: list[str], kind: str | None = None) -> tuple[
     (``money`` figures must be printed as amounts). Dates ("31 October") are no figures."""
     lower = text.casefold()
     best: tuple[int, int, int, int] | None = None  # label rank, gap, start, end
-    covering = _covering(tuple(labels))
+    covering = covering_labels(tuple(labels))
     for rank, label in enumerate(labels):
         cjk = bool(_CJK.search(label))
         pattern = re.escape(label) if cjk else r"(?<![\w&])" + re.escape(label) + r"(?![\w&])"
         for m in re.finditer(pattern, lower):
-            if _inside_longer(lower, m.start(), covering.get(label, [])):
+            if inside_longer(lower, m.start(), covering.get(label, [])):
                 continue  # 资本充足率 inside 核心一级资本充足率 9.12%: the longer label's figure
             if _CHANGE_OF.search(lower[max(0, m.start() - 40): m.start()]):
                 continue  # "a decrease in total revenue of S$45.6 million": the change's amount, not revenue's
@@ -181,17 +181,6 @@ def figure_span(text: str, labels: list[str], kind: str | None = None) -> tuple[
                 best = found if best is None or found < best else best
                 break
     return (best[2], best[3]) if best else None
-
-
-def _bare(name: str) -> str:
-    return re.sub(r"\s*\([^()]*\)", "", name)  # "Net income (incl. minority interests)": the name, not the note
-
-
-def printed_names(metric: str) -> str:
-    """The metric's English and Chinese names as pages print them ("Tier 1 capital ratio 一级资本充足率")."""
-    spec = ratios().get(metric) or {}
-    zh = spec.get("name_zh") if spec else metrics()[metric].name_zh if metric in metrics() else None
-    return " ".join(dict.fromkeys(n for n in (_bare(display_name(metric)), zh) if n))
 
 
 def names_measure(text: str, qualifier: str, metric: str) -> bool:
@@ -246,11 +235,13 @@ FIGURE_KINDS = ["narrative", "table"]
 
 
 def search_for_figures(searcher: Callable, plan: QueryPlan, whole_line: bool = False,
-                       each: int | None = None) -> list[Passage]:
+                       each: int | None = None, cut: Callable | None = None, hint: str = "") -> list[Passage]:
     """Passages printing the figures of the plan's metrics, from any page of a filing (statements included) of the
     asked period's reports: a year's figure from an annual report (or a fourth-quarter release), a quarter's from
     that quarter's report; the next year's report of the same period prints it as a comparative (``each``: at most
-    this many per metric and company, so that every figure asked for is quoted). A report of
+    this many per metric and company, so that every figure asked for is quoted; ``cut(passages, metric)``: what is
+    quoted of the units found, by default :func:`figure_passages`; ``hint``: words joined to the query, the words
+    of what is looked for). A report of
     another period prints other figures under the same label (an interim's half-year margin, an annual report's
     year-end assets for a quarter-end question): when only those are found, nothing is quoted."""
     filters = dict(filters_for(plan.model_copy(update={"sections": []})), kind=FIGURE_KINDS)
@@ -266,12 +257,13 @@ def search_for_figures(searcher: Callable, plan: QueryPlan, whole_line: bool = F
     for metric in plan.metrics:
         # the metric's printed names join the question's words: shorthand ("FCF", "top line") is not what pages print,
         # and an English question about an A-share or HK issuer is answered by a page printed in Chinese
-        query = plan.model_copy(update={"sections": [], "question": f"{plan.question} {printed_names(metric)}"})
+        names = " ".join(dict.fromkeys(printed_names(metric).values()))
+        query = plan.model_copy(update={"sections": [], "question": f"{plan.question} {names} {hint}".strip()})
         evidence = searcher(query, filters, whole=True)  # the unit's whole text: the figure may be in any sentence
         if asked and getattr(evidence, "widened", None):
             continue  # found only outside the asked period's reports
         taken: dict[str, int] = {}
-        for p in figure_passages(evidence, metric, whole_line):
+        for p in (cut(evidence, metric) if cut else figure_passages(evidence, metric, whole_line)):
             taken[p.company_id] = taken.get(p.company_id, 0) + 1
             if each is None or taken[p.company_id] <= each:
                 found.append(p)

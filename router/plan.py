@@ -8,7 +8,7 @@ from functools import lru_cache
 
 import duckdb
 
-from mappings.metrics import PERIOD_WORDS, display_name, metrics, question_labels, ratios
+from mappings.metrics import PERIOD_WORDS, display_name, metrics, question_labels, ratios, share_ratio
 from mappings.vocabulary import (ambiguous_metric_words, bare_metric_words, fold, generic_company_words, market_measure_words,
                                  non_gaap_words, not_company_words, part_after_words, part_nouns, part_words,
                                  readings, section_words,
@@ -116,6 +116,33 @@ def metric_mentions(question: str) -> list[tuple[int, int, str, str]]:
                 taken.append(span)
                 found.append((span[0], span[1], m.group(1), mid))
     return sorted(found)
+
+
+# one metric as a share of another: "研发投入占营业收入的比例", "R&D as a percentage of revenue", "the ratio of capex to
+# revenue", "capex to revenue ratio"
+_SHARE_ZH = (re.compile(r"^\s*(?:占|佔)\s*$"), re.compile(r"^\s*的?\s*(?:比例|比重|百分比|占比|比率)"))
+_SHARE_EN = re.compile(r"^\s*(?:as\s+(?:a\s+)?(?:percentage|percent|share|proportion|fraction|%)\s+of|divided\s+by|/)\s*"
+                       r"(?:(?:the|total|its|their)\s+)*$")
+_SHARE_TO = re.compile(r"^\s+(?:to|over)\s+(?:(?:the|total|its|their)\s+)*$")
+
+
+def shares(question: str, mentions: list[tuple[int, int, str, str]]) -> list[tuple[int, int, str, str]]:
+    """The mentions with each pair "A as a share of B" made one mention of the ratio A / B
+    (:func:`mappings.metrics.share_ratio`)."""
+    text = _norm(question)
+    out = list(mentions)
+    i = 0
+    while i + 1 < len(out):
+        (a0, a1, alias_a, a), (b0, b1, alias_b, b) = out[i], out[i + 1]
+        between, before, after = text[a1:b0], text[:a0], text[b1:]
+        share = a in metrics() and b in metrics() and (
+            (_SHARE_ZH[0].match(between) and _SHARE_ZH[1].match(after)) or _SHARE_EN.match(between)
+            or (_SHARE_TO.match(between) and (re.search(r"ratio\s+of\s+(?:(?:the|its)\s+)*$", before)
+                                               or re.match(r"\s*ratio\b", after))))
+        if share:
+            out[i: i + 2] = [(a0, b1, text[a0:b1], share_ratio(a, b))]
+        i += 1
+    return out
 
 
 def find_metrics(question: str) -> list[str]:
@@ -265,7 +292,7 @@ class Planner:
         if any(p.period_end or p.instant for p in periods):  # dates: in the company's own fiscal calendar
             periods = resolve(periods, *self.calendar(companies[0].company_id if companies else None))
         periods = self.stored_years(companies, periods)
-        mentions = metric_mentions(question)
+        mentions = shares(question, metric_mentions(question))
         metric_ids: list[str] = []
         notes: list[str] = []
         non_gaap: list[tuple[str, str]] = []

@@ -26,21 +26,19 @@ Steps, in order:
 from __future__ import annotations
 
 import math
-import re
 from dataclasses import dataclass
 
 import duckdb
 
-from mappings.metrics import metrics, ratios
 from mappings.statements import statements, statements_named
-from mappings.vocabulary import filter_words, fold, form_words, words
+from mappings.vocabulary import fold, form_words, words
 from schema import limits
 from schema.errors import FilingsError
+from router.search_words import _CJK, content_query, other_language_names  # noqa: F401  (content_query: public)
 from schema.models import QueryPlan
 from vectorstore.engines import Hit
 from vectorstore.hybrid import diversify
 from vectorstore.index import NarrativeIndex, RankedList
-from vectorstore.sparse import tokenize
 from warehouse import lookup
 from warehouse.fiscal_labels import label_offsets
 
@@ -187,37 +185,6 @@ def widenings(filters: dict, any_year: bool = True) -> list[dict]:
             current = {k: v for k, v in current.items() if k != key}
             out.append(current)
     return out
-
-
-def content_query(plan: QueryPlan) -> str:
-    """The question without what became filters (company names, periods, "earnings call", "10-K"), question
-    words and the words that ask for a quote ("which companies mentioned"), so BM25 ranks by the topic, not by
-    boilerplate that repeats the company and period on every page."""
-    text = fold(plan.question)
-    for piece in [c.matched for c in plan.companies] + [p.matched for p in plan.periods if p.matched]:
-        text = text.replace(fold(piece), " ")
-    text = filter_words().sub(" ", text)
-    for asks in ("broad", "quote_verbs"):  # "which companies", "mentioned", 提及: how it is asked, not what about
-        text = words(asks).sub(" ", text)
-    text = re.sub(r"(?<![A-Za-z])['’]s\b", " ", text)  # the possessive left behind by a removed name
-    text = re.sub(r"\s+", " ", text).strip(" ?？，,。")
-    return text if tokenize(text) else plan.question
-
-
-_CJK = re.compile(r"[\u4e00-\u9fff]")
-
-
-def other_language_names(plan: QueryPlan) -> str:
-    """The names of the plan's metrics in the language the question is not written in: an English question about
-    an A-share issuer's 净息差 finds its pages by keywords too."""
-    chinese = bool(_CJK.search(plan.question))
-    names = []
-    for mid in plan.metrics:
-        spec = ratios().get(mid) or (vars(metrics()[mid]) if mid in metrics() else {})
-        name = spec.get("name_en" if chinese else "name_zh")
-        if name:
-            names.append(re.sub(r"\s*\([^()]*\)", "", name))
-    return " ".join(names)
 
 
 def statement_lists(plan: QueryPlan, keywords: str) -> list[RankedList]:

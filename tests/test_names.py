@@ -18,6 +18,9 @@ DOCS = [
     ("cn", "603259_yaomingkangde_2025_interim.pdf"),  # p7 H股 联交所 藥明康德 02359
     ("hk", "1741_riying_2021_annual.pdf"),  # p1 (Formerly known as "Shing Chi Holdings Limited") 前稱為“成志控股有限公司”
     ("hk", "2324_capitalvc_2021_annual.pdf"),  # p1 首都創投有限公司, carrying on business in Hong Kong as CNI VC Limited
+    # p8 CHANGE OF COMPANY NAMES: Chinese name changed from “香港金融投資控股集團有限公司” to “智富資源投資控股集團有限公司”,
+    # stock short names from “HK FINANCE INV” to “WISDOM WEALTH” (English and Chinese columns side by side)
+    ("hk", "0007_hkfinanceinv_2020_annual-mda-extract.pdf"),
 ]
 
 
@@ -37,6 +40,13 @@ def test_former_short_name_and_h_share_name():
     assert ("former_name", "金宇集团", 5) in _names("cn", "600201_shengwugufen_2020_annual.pdf")
     names = _names("cn", "603259_yaomingkangde_2025_interim.pdf")
     assert {("short_name", "藥明康德", 7), ("code", "02359.HK", 7), ("name_en", "WuXi AppTec Co., Ltd.", 7)} <= names
+
+
+def test_a_change_of_names_gives_the_former_names():
+    names = _names("hk", "0007_hkfinanceinv_2020_annual-mda-extract.pdf")
+    assert {("former_name", "香港金融投資控股集團有限公司", 8), ("former_name", "HK FINANCE INV", 8)} <= names
+    # a name run together with the other language's column is none ("智富資源投 之中文第二名稱已由「...")
+    assert not [n for n in names if "「" in n[1] or "名稱" in n[1]]
 
 
 def test_hong_kong_former_names_are_former_names_only():
@@ -72,6 +82,7 @@ def test_names_are_recorded_with_their_source(f):
     ("成志控股2021年收入", "ri_ying"),                        # a former Chinese name
     ("首都創投的收益", "capital_vc"),                          # the Chinese name (Traditional)
     ("CNI VC Limited total assets", "capital_vc"),         # the name it carries on business under
+    ("香港金融投資控股集團2020年末流動比率", "hk_finance_investment"),  # a former name from a change of names
     ("HK:2359 revenue", "wuxi_apptec"), ("SEHK:02359 revenue", "wuxi_apptec"), ("2359 HK revenue", "wuxi_apptec"),
     ("SH600080 revenue", "jinhua"), ("600080.SS revenue", "jinhua"),
 ])

@@ -1,0 +1,101 @@
+"""The reason a report prints beside a metric's change. A-share reports give each line that moved a row of its
+own, "项目 | 本报告期 | 上年同期 | 变动比例 | 主要原因" ("经营活动产生的现金流量净额 786,578,192.24 301,166,852.20 161.18%主要是本
+期销售商品收到的现金增加导致。"), and other reports a sentence ("Revenue increased 12%, primarily due to ..."). A question
+that asks why a metric moved quotes that row or sentence: the metric's label, then within a row's reach a cause
+("主要是", "主要系", "由于", "due to", "primarily"), up to the end of its sentence. Labels and causes may wrap over
+printed lines; every quote is an exact span of its page."""
+
+from __future__ import annotations
+
+import re
+
+from router.fallback import covering_labels, inside_longer, labels_of
+from schema.models import Passage
+
+REASON_REACH = 160  # characters from a label to its cause: the row's figures and its change between them
+REASON_MAX = 320  # a quoted reason ends at its sentence's end, or here
+REASON_LINES = 4  # a reason cell centred on its row's label starts at most this many lines above it
+_CJK = re.compile(r"[\u4e00-\u9fff]")
+_CAUSE = re.compile(r"主要(?:是|系|因|由于|原因|受)|由于|系因|得益于|\b(?:primarily|mainly|largely)\b|\bdue to\b|"
+                    r"\bdriven by\b|\bas a result of\b|\battributable to\b|\breflect(?:s|ed|ing)?\b", re.I)
+# the words a printed reason comes with, joined to the search for it (a change table's heading, its cause words)
+HINT = "主要原因 变动原因 主要系 主要是 primarily due to"
+_END = re.compile(r"[。；;]|\.(?:\s|$)")
+
+
+WRAP_TAIL = 3  # a Chinese label wraps in a narrow cell: its last characters may stand on the row's next line
+
+
+def _label_pattern(label: str) -> re.Pattern:
+    """A label as pages print it, wrapped over lines: any line break between its characters (or words); a Chinese
+    label cut short at a space or line end, its tail printed after the row's other cells ("经营活动产生的现金流量净 主要是
+    本期销售商品收到的现金\n786,578,192.24 ... 161.18%\n额 增加导致。")."""
+    if _CJK.search(label):
+        whole = r"\n?".join(re.escape(ch) for ch in label)
+        heads = [re.escape(label[:n]) + r"(?=\s)" for n in range(len(label) - 1, max(5, len(label) - WRAP_TAIL - 1), -1)]
+        return re.compile("|".join([whole, *heads]), re.I)
+    return re.compile(r"(?<![\w&])" + r"\s+".join(re.escape(w) for w in label.split()) + r"(?![\w&])", re.I)
+
+
+_ROW = re.compile(r"\n(?![^\n]*(?:主要|由于|系因))[^\n]*\d[\d,]*\.?\d*%?")  # a line with figures: another row
+
+
+def _sentence_end(text: str, at: int) -> int:
+    tail = text[at: at + REASON_MAX]
+    end = _END.search(tail)
+    return at + (end.end() if end else len(tail))
+
+
+def _after(text: str, m: re.Match) -> tuple[int, int] | None:
+    """(start, end) of the label's line to the end of a cause printed after the label, in its row or sentence."""
+    reach = text[m.end(): m.end() + REASON_REACH]
+    cause = _CAUSE.search(reach)
+    if cause is None or _END.search(reach[: cause.start()]) or _ROW.search(reach[: cause.start()]):
+        return None  # no cause before this row's (or sentence's) end
+    return text.rfind("\n", 0, m.start()) + 1, _sentence_end(text, m.end() + cause.end())
+
+
+def _around(text: str, m: re.Match) -> tuple[int, int] | None:
+    """A reason cell printed around its row's label, centred on it: the cause starts on a line above the label's
+    (no figures between) and its sentence ends below it."""
+    line = text.rfind("\n", 0, m.start()) + 1
+    top = line
+    for _ in range(REASON_LINES):
+        if top == 0:
+            return None
+        above = text.rfind("\n", 0, top - 1) + 1
+        piece = text[above: top - 1]
+        if re.search(r"\d[\d,]*\.\d|\d{1,3}(?:,\d{3})+", piece):
+            return None  # another row's figures: the cell above is that row's
+        top = above
+        if _CAUSE.match(piece.strip()):
+            return top, _sentence_end(text, m.end())
+    return None
+
+
+def reason_passages(passages: list[Passage], metric: str) -> list[Passage]:
+    """The passages that print a reason beside the metric's label, each cut from the label to the end of the
+    reason's sentence."""
+    labels = labels_of(metric)
+    covering = covering_labels(tuple(labels))
+    out = []
+    for p in passages:
+        best: tuple[int, int] | None = None
+        lower = p.text.casefold()
+        for label in labels:
+            for m in _label_pattern(label).finditer(p.text):
+                if inside_longer(lower, m.start(), covering.get(label, [])):
+                    continue  # 收益 inside 基本每股收益: another metric's row
+                span = _after(p.text, m) or _around(p.text, m)
+                if span and (best is None or span[1] - span[0] < best[1] - best[0]):
+                    best = span
+            if best:
+                break  # the longest label that has a reason
+        if best:
+            a, b = best
+            text = p.text[a:b].rstrip()
+            src = dict(p.source)
+            if src.get("char_start") is not None:
+                src["char_start"], src["char_end"] = src["char_start"] + a, src["char_start"] + a + len(text)
+            out.append(Passage(text=text, company_id=p.company_id, source=src, score=p.score))
+    return out

@@ -1,0 +1,47 @@
+"""The reason a report prints beside a metric's change is quoted for a why-question (router/reasons.py). A-share
+quarterly reports print a change table, 项目 | 本报告期 | 上年同期 | 变动比例 | 主要原因, whose reason cells wrap beside
+the row's label or are centred on it; expected quotes are the cells printed on the pages read here."""
+
+from __future__ import annotations
+
+import pytest
+
+from conftest import require_corpus
+from parsers.pdf_pages import read_pages
+from router.reasons import reason_passages
+from schema.models import Passage
+
+
+def _page(*parts: str, page: int) -> Passage:
+    text = read_pages(require_corpus(*parts))[page - 1].text
+    return Passage(text=text, company_id="c", source={"page": page, "char_start": 0}, score=1.0)
+
+
+@pytest.mark.parametrize("parts, page, metric, inside, not_inside", [
+    # 华润三九 2024 Q1 p3: the label wraps ("经营活动产生的现金流量净 / 额") around its reason cell
+    (("cn", "000999_huarunsanjiu_2024_q1.pdf"), 3, "operating_cash_flow",
+     ["主要是本期销售商品收到的现金", "增加导致"], ["赎回理财"]),
+    # 药明康德 2025 Q1 p3: the reason cell is centred on its row's label, two lines above and three below
+    (("cn", "603259_yaomingkangde_2025_q1.pdf"), 3, "net_income_parent",
+     ["主要系公司在保持营业收入增长的同时", "提升了公司的净利润"], ["多次回购"]),
+    (("cn", "603259_yaomingkangde_2025_q1.pdf"), 3, "operating_cash_flow",
+     ["持续的利润增长带来了良好的现", "经营现金流的稳定与健康"], ["多次回购"]),
+])
+def test_a_printed_reason_is_quoted_with_its_row(parts, page, metric, inside, not_inside):
+    p = _page(*parts, page=page)
+    [quote] = reason_passages([p], metric)
+    for words in inside:
+        assert words in quote.text.replace("\n", ""), quote.text
+    for words in not_inside:
+        assert words not in quote.text, quote.text
+    assert quote.text in p.text  # an exact span of the page
+
+
+def test_a_reason_is_the_metrics_own_sentence():
+    def one(text: str, metric: str) -> list[str]:
+        return [q.text for q in reason_passages([Passage(text=text, company_id="c", source={}, score=1.0)], metric)]
+
+    assert one("Revenue increased 12% to $5.0 billion, primarily due to higher volumes. Costs rose.", "revenue") == [
+        "Revenue increased 12% to $5.0 billion, primarily due to higher volumes."]
+    assert one("Revenue was $5.0 billion. Costs rose due to inflation.", "revenue") == []  # another sentence's cause
+    assert one("营业收入 20.96 详见如下分析\n基本每股收益（元/股） 92.54 主要系回购", "revenue") == []  # another row's
