@@ -14,6 +14,7 @@ from router.entities import unknown_subject
 from router.counts import counted, prints_count
 from router.fallback import generic_reading, measure_passages, search_for_figures
 from router.reasons import HINT as REASON_HINT, reason_passages
+from router.line_items import asks_line_item, line_item_passages, measure_labels
 from router.honesty import checked, unsupported_numbers  # noqa: F401  (unsupported_numbers: public API)
 from router.metric_answer import LIMITED_COVERAGE, MetricAnswerer
 from router.plan import Planner, find_metrics
@@ -162,10 +163,15 @@ class Router:
                 return self._base(plan, status="no_data", reason=f"no passage in the indexed filings in scope names "
                                   f"the measure asked for ({asked}); the reported figure is not "
                                   "given in its place", caveats=self._coverage([c.company_id for c in plan.companies]))
-            passages[:] = named  # in place: the evidence keeps what the search says of its scope
+            rows = line_item_passages(self.searcher, plan, measure_labels(plan))  # its printed row, with the figure
+            passages[:] = [*rows, *(p for p in named if p.text not in {r.text for r in rows})]  # in place: the
+            # evidence keeps what the search says of its scope
             measure_caveats = self._part_of_year(plan, passages)
         else:
             measure_caveats = []
+        if asks_line_item(plan):  # a line item without a metric: the row that prints it with its figure, first
+            items = line_item_passages(self.searcher, plan)
+            passages[:0] = [p for p in items if p.text not in {q.text for q in passages}]
         if not passages:
             return self._base(plan, status="no_data", reason="no passage in the indexed filings is close enough to "
                               "the question (evidence below the threshold)",

@@ -161,7 +161,7 @@ def figure_span(text: str, labels: list[str], kind: str | None = None) -> tuple[
                     continue  # a year heading is no figure
                 rest = window[n.end():].split("\n", 1)[0]
                 heading = re.match(r"\s*(\d{1,2})\.\s", text[text.rfind("\n", 0, m.start()) + 1: m.start()])
-                if re.fullmatch(r"\d{1,2}", token) and (_NUMBER.search(rest) or (heading and heading.group(1) == token)):
+                if re.fullmatch(r"\(?\d{1,2}\)?", token) and (_NUMBER.search(rest) or (heading and heading.group(1) == token)):
                     continue  # a note reference: on a statement row ("Net asset value per share 23 1.53 1.37") or
                     # the note's own heading ("23. NET ASSET VALUE PER SHARE 23")
                 if _SENTENCE_END.search(text[max(0, after - 2): after] + window[: n.start()]):
@@ -234,6 +234,21 @@ def figure_passages(passages: list[Passage], metric: str, whole_line: bool = Fal
 FIGURE_KINDS = ["narrative", "table"]
 
 
+def figure_filters(plan: QueryPlan) -> dict:
+    """Where the plan's printed figures may be: any page of a filing (statements included) of the asked period's
+    reports (see :func:`search_for_figures`)."""
+    filters = dict(filters_for(plan.model_copy(update={"sections": []})), kind=FIGURE_KINDS)
+    asked = {p.fiscal_period or "FY" for p in plan.periods if p.fiscal_year}
+    # "fiscal 2023" written out is the company's own year only (searches take both readings); FY2023 either
+    years = sorted({y for p in plan.periods if p.fiscal_year for y in (
+        [p.stored_year] if p.stored_year and not loosely_named(p) else [p.fiscal_year, p.stored_year]) if y})
+    if years:
+        filters["fiscal_year"] = years
+    if asked:
+        filters["fiscal_period"] = sorted({r for p in asked for r in REPORT_PERIODS.get(p, ["FY", "Q4"])})
+    return filters
+
+
 def search_for_figures(searcher: Callable, plan: QueryPlan, whole_line: bool = False,
                        each: int | None = None, cut: Callable | None = None, hint: str = "") -> list[Passage]:
     """Passages printing the figures of the plan's metrics, from any page of a filing (statements included) of the
@@ -244,15 +259,8 @@ def search_for_figures(searcher: Callable, plan: QueryPlan, whole_line: bool = F
     of what is looked for). A report of
     another period prints other figures under the same label (an interim's half-year margin, an annual report's
     year-end assets for a quarter-end question): when only those are found, nothing is quoted."""
-    filters = dict(filters_for(plan.model_copy(update={"sections": []})), kind=FIGURE_KINDS)
-    asked = {p.fiscal_period or "FY" for p in plan.periods if p.fiscal_year}
-    # "fiscal 2023" written out is the company's own year only (searches take both readings); FY2023 either
-    years = sorted({y for p in plan.periods if p.fiscal_year for y in (
-        [p.stored_year] if p.stored_year and not loosely_named(p) else [p.fiscal_year, p.stored_year]) if y})
-    if years:
-        filters["fiscal_year"] = years
-    if asked:
-        filters["fiscal_period"] = sorted({r for p in asked for r in REPORT_PERIODS.get(p, ["FY", "Q4"])})
+    filters = figure_filters(plan)
+    asked = bool(filters.get("fiscal_period"))
     found: list[Passage] = []
     for metric in plan.metrics:
         # the metric's printed names join the question's words: shorthand ("FCF", "top line") is not what pages print,

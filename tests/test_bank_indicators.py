@@ -70,3 +70,14 @@ def test_what_a_company_expects_of_a_year_is_read_in_the_report_before_it(bank):
         answer = f.ask("平安银行对2025年净息差走势怎么看？")
     assert answer.plan["intent"] == "mixed"  # the figure, and what the filing says of it
     assert any("预计" in p.text and "2025年净息差" in p.text.replace(" ", "") for p in answer.passages), _quoted(answer)
+
+
+@pytest.mark.parametrize("question, row", [
+    ("平安银行2024年末个人贷款余额是多少", "个人贷款 1,767,168"),  # p18 存贷款情况 (人民币百万元)
+    ("平安银行2024年信贷成本是多少", "信贷成本 1.56"),  # p19 2.3 补充财务比率
+])
+def test_a_line_item_without_a_metric_is_quoted_from_its_row(bank, question, row):
+    with Filings(bank, read_only=True) as f:
+        answer = f.ask(question)
+    assert answer.plan["metrics"] == [] and answer.status == "answered"
+    assert answer.passages[0].text.startswith(row), _quoted(answer)
