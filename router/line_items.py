@@ -32,7 +32,8 @@ def topic_labels(plan: QueryPlan) -> list[str]:
         run = max(re.findall(r"[\u4e00-\u9fff]+", text), key=len)
         while _ASKING_ZH.search(run):
             run = _ASKING_ZH.sub("", run)
-        labels = [run, _TAIL_ZH.sub("", run)]
+        bare = re.sub(r"(?:业务)?(?:板块|分部)", "", run)  # 临床试验技术服务板块收入 is printed 临床试验技术服务收入
+        labels = [run, _TAIL_ZH.sub("", run), bare, _TAIL_ZH.sub("", bare)]
         return [w for w in dict.fromkeys(labels) if len(w) >= 4]
     runs = [r.strip() for r in _ASKING.split(text.casefold())]
     runs = [re.sub(r"[^\w&'’ -]", " ", r).strip() for r in runs if r.strip()]
@@ -67,7 +68,9 @@ def _own_row(text: str, span: tuple[int, int], labels: list[str]) -> bool:
     after = text[span[0] + len(label): span[1]]
     figures = list(re.finditer(r"\(?-?\$?\d[\d,]*(?:\.\d+)?", after))  # the last one is the figure read
     gap = after[: figures[-1].start()] if figures else after
-    heads_row = bool(_LINE_HEAD.fullmatch(text[line_start: span[0]]))
+    before = text[line_start: span[0]]
+    # a row's label heads its line; in Chinese prose a clause may start with it too ("报告期内，临床试验技术服务收入 146,953.02")
+    heads_row = bool(_LINE_HEAD.fullmatch(before)) or bool(_CJK.search(label) and re.search(r"[，,。：:；;]\s*$", before))
     sentence = bool(re.match(r"\s*(?:was|were|amounted\s+to|为|為|达|達)", gap, re.I))
     return (heads_row or sentence) and bool(_GAP.fullmatch(gap))
 

@@ -39,3 +39,15 @@ def test_a_qualified_measure_is_read_from_its_printed_row():
     span = figure_span(text, labels)
     assert span is not None and _own_row(text, span, labels)
     assert text[span[0]: span[1]].replace("\n", " ").startswith("Goodwill impairment losses 1,197")
+
+
+def test_a_segments_line_item_in_chinese_prose():
+    from router.line_items import topic_labels
+    from schema.models import QueryPlan
+
+    labels = topic_labels(QueryPlan(question="临床试验技术服务板块收入是多少"))
+    assert "临床试验技术服务收入" in labels  # 板块 is how the question names it, not how the report prints it
+    # 300347_taigeyiyao_2025_interim p17: "报告期内，临床试验技术服务收入 146,953.02 万元，上年同期 163,712.18 万元"
+    text = "报告期内，临床试验技术服务收入 146,953.02 万元，上年同期 163,712.18 万元，同比下降 10.2%。"
+    span = figure_span(text, labels)
+    assert span is not None and _own_row(text, span, labels) and "146,953.02" in text[span[0]: span[1]]
