@@ -97,6 +97,6 @@ def parse(
                     facts = list(out)
             except Exception as exc:  # noqa: BLE001 - pages stay citable when a statement table defeats the extractor
                 warnings.append(f"statement extraction failed ({type(exc).__name__}: {exc}): pages only")
-    info = complete_period(info, facts)  # a 10-Q's quarter, a release's period: from its statements' columns
+    info = complete_period(info, facts, pages)  # a 10-Q's quarter, a release's period: statements' columns, headline
     return ParsedDocument(info=info, pages=pages, facts=facts, parser=PARSER, warnings=warnings,
                           statement_reads=reads)

@@ -17,9 +17,10 @@ not end on is left alone). Nothing is filled when the statements were not read o
 from __future__ import annotations
 
 import datetime as dt
+import re
 
 from schema.fiscal import fiscal_year_of, nominal_end
-from schema.models import DocumentInfo, Fact
+from schema.models import DocumentInfo, Fact, Page
 
 QUARTER_OF_SPAN = {3: "Q1", 6: "Q2", 9: "Q3", 12: "Q4"}  # months of the year to date -> the quarter it ends
 OPEN_FORMS = ("10-Q", "8-K", "earnings_release")
@@ -50,11 +51,42 @@ def _month_end_after(d: dt.date, months: int) -> dt.date:
     return dt.date(d.year + y, m + 1, 1) - dt.timedelta(days=1)
 
 
-def complete_period(info: DocumentInfo, facts: list[Fact]) -> DocumentInfo:
-    """``info`` with its open period fields filled from ``facts`` (see the module docstring)."""
+_ORDINAL = {"first": 1, "second": 2, "third": 3, "fourth": 4}
+_HEADLINE = [  # "2023 Second-Quarter", "second quarter of fiscal 2023", "Q2 2023", "fourth-quarter and full-year 2022"
+    re.compile(r"\b(20\d\d)\s+(first|second|third|fourth)[-\s]quarter\b", re.I),
+    re.compile(r"\b(first|second|third|fourth)[-\s]quarter(?:\s+and\s+full[-\s]year)?\s+(?:of\s+)?(?:fiscal\s+(?:year\s+)?)?"
+               r"(20\d\d)\b", re.I),
+    re.compile(r"\bQ([1-4])\s+(?:fiscal\s+)?(20\d\d)\b"),
+]
+HEADLINE_CHARS = 1500  # a release names its quarter at the top of its first page
+
+
+def headline_quarter(pages: list[Page]) -> tuple[int, str] | None:
+    """(fiscal year, "Q1".."Q4") a release's first page names at its top, the first one named, or None."""
+    text = pages[0].text[:HEADLINE_CHARS] if pages else ""
+    hits = []
+    for rx in _HEADLINE:
+        for m in rx.finditer(text):
+            a, b = m.group(1), m.group(2)
+            year, quarter = (int(a), _ORDINAL[b.lower()]) if a.isdigit() and len(a) == 4 else \
+                (int(b), _ORDINAL.get(a.lower()) or int(a))
+            hits.append((m.start(), year, f"Q{quarter}"))
+    return min(hits)[1:] if hits else None
+
+
+def complete_period(info: DocumentInfo, facts: list[Fact], pages: list[Page] | None = None) -> DocumentInfo:
+    """``info`` with its open period fields filled from ``facts`` (see the module docstring); a release or 8-K
+    whose statements leave its quarter open takes the one its first page names ("2023 Second-Quarter")."""
     if info.market != "US" or info.form not in OPEN_FORMS or info.fiscal_period:
         return info
     found = statement_period(facts)
+    if (found is None or (found[1] == 3 and info.form != "10-Q")) and info.form != "10-Q":
+        named = headline_quarter(pages or [])
+        if named:  # a release may print its quarter alone, or its statements were not read: its headline says
+            # which quarter; its year is the company's own name for it, kept only where recognition left none
+            info.fiscal_year = info.fiscal_year or named[0]
+            info.fiscal_period = named[1]
+        return info
     if found is None:
         return info
     end, months = found

@@ -147,6 +147,29 @@ def test_a_10q_quarter_comes_from_its_statements(name, period_end, fiscal_year, 
         period_end, fiscal_year, fiscal_period, year_end_month)
 
 
+@pytest.mark.parametrize("name,fiscal_period", [
+    ("JOHNSON_JOHNSON_2023Q2_EARNINGS.pdf", "Q2"),  # p1 "2023 Second-Quarter reported sales growth of 6.3% ..."
+    ("PEPSICO_2023Q1_EARNINGS.pdf", "Q1"),  # statements print the 12 weeks alone; p1 names the first quarter
+])
+def test_a_release_takes_the_quarter_its_headline_names(name, fiscal_period):
+    from parsers.pdf_report import parse
+    from warehouse.manifest import hints_for
+
+    path = require_corpus("us", "financebench", "pdfs", name)  # its manifest names the company and the form
+    assert parse(path, hints=hints_for(path)).info.fiscal_period == fiscal_period
+
+
+def test_a_headline_names_the_first_quarter_it_prints():
+    from parsers.report_period import headline_quarter
+    from schema.models import Page
+
+    def named(text):
+        return headline_quarter([Page(page=1, text=text)])
+
+    assert named("Fourth-Quarter and Full-Year 2022 Results\nfirst quarter 2023 outlook") == (2022, "Q4")
+    assert named("Q3 2024 results") == (2024, "Q3") and named("Annual report 2024") is None
+
+
 def test_unreadable_statement_leaves_a_trace():
     info = DocumentInfo(market="US", form="10-Q", fiscal_year=2023, fiscal_period="Q2", currency="USD",
                         period_end=dt.date(2022, 12, 31), fiscal_year_end_month=6)
