@@ -189,11 +189,15 @@ def names_measure(text: str, qualifier: str, metric: str) -> bool:
     ("Goodwill impairment losses", "earnings per share from continuing operations")?"""
     lower = text.casefold()
     word = re.escape(qualifier.casefold())
+    # Chinese runs on over printed lines ("小\n分子业务"), and a question may add a Latin name the page leaves out
+    # ("小分子CDMO业务": the page prints 小分子业务)
+    joined = re.sub(r"(?<=[\u4e00-\u9fff])\s+(?=[\u4e00-\u9fff])", "", lower)
+    words_zh = {w for w in (word, re.escape(re.sub(r"[a-z0-9&]+", "", qualifier.casefold()))) if _CJK.search(w)}
     for label in labels_of(metric):
         name = re.escape(label)
         if _CJK.search(label):
             gap = r"[^。；;，,\n]{0,12}"
-            if re.search(word + gap + name, lower) or re.search(name + gap + word, lower):
+            if any(re.search(w + gap + name, joined) or re.search(name + gap + w, joined) for w in words_zh | {word}):
                 return True
         elif re.search(r"(?<![\w&])(?:" + word + r"(?:\W+\w+){0,2}\W+" + name + "|" + name + r"(?:\W+\w+){0,2}\W+"
                        + word + r")(?![\w&])", lower):

@@ -71,7 +71,10 @@ def _own_row(text: str, span: tuple[int, int], labels: list[str]) -> bool:
     before = text[line_start: span[0]]
     # a row's label heads its line; in Chinese prose a clause may start with it too ("报告期内，临床试验技术服务收入 146,953.02")
     heads_row = bool(_LINE_HEAD.fullmatch(before)) or bool(_CJK.search(label) and re.search(r"[，,。：:；;]\s*$", before))
-    sentence = bool(re.match(r"\s*(?:was|were|amounted\s+to|为|為|达|達)", gap, re.I))
+    # a sentence names it ("dividend income was", "...的临床试验技术服务收入为"); in Chinese the label is not the tail of a
+    # longer term (新兴业务毛利率 is not 业务毛利率)
+    whole_word = not _CJK.search(label) or not _CJK.search(before[-1:]) or before.endswith("的")
+    sentence = whole_word and bool(re.match(r"\s*(?:was|were|amounted\s+to|为|為|达|達)", gap, re.I))
     return (heads_row or sentence) and bool(_GAP.fullmatch(gap))
 
 

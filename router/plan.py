@@ -179,7 +179,7 @@ def part_of(question: str, start: int, named: list[tuple[int, int]]) -> str | No
         m = markers.search(re.sub(r"的$", "", before))
         if m is None or any(a < m.end() and m.start() < b for a, b in named):
             return None
-        head = re.search(r"[\u4e00-\u9fff]{0,4}$", before[: m.start()])
+        head = re.search(r"(?:[\u4e00-\u9fff]|[a-z0-9&]+){0,4}$", before[: m.start()])  # 小分子cdmo业务
         start_at = max([head.start(), *(b for a, b in named if b <= m.start())])  # not a company's or period's words
         return before[start_at: m.start()] + m.group(0)
     words_: list[str] = []

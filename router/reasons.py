@@ -20,7 +20,7 @@ _CAUSE = re.compile(r"主要(?:是|系|因|由于|原因|受)|由于|系因|得�
                     r"\bdriven by\b|\bas a result of\b|\battributable to\b|\breflect(?:s|ed|ing)?\b", re.I)
 # the words a printed reason comes with, joined to the search for it (a change table's heading, its cause words)
 HINT = "主要原因 变动原因 主要系 主要是 primarily due to"
-_END = re.compile(r"[。；;]|\.(?:\s|$)")
+_END = re.compile(r"[。；;]|\.(?:\s|$)|(?:所致|导致|造成)(?=\s*\n|\s*$)")  # a cell's cause may end without a stop
 
 
 WRAP_TAIL = 3  # a Chinese label wraps in a narrow cell: its last characters may stand on the row's next line

@@ -51,3 +51,11 @@ def test_a_segments_line_item_in_chinese_prose():
     text = "报告期内，临床试验技术服务收入 146,953.02 万元，上年同期 163,712.18 万元，同比下降 10.2%。"
     span = figure_span(text, labels)
     assert span is not None and _own_row(text, span, labels) and "146,953.02" in text[span[0]: span[1]]
+
+
+def test_a_chinese_label_is_not_the_tail_of_a_longer_term():
+    text = "部分业务仍处于产能爬坡期等因素影响，新兴业务毛利率为 21.67%"  # 002821 2024 summary p3
+    span = figure_span(text, ["业务毛利率"])
+    assert span is None or not _own_row(text, span, ["业务毛利率"])
+    text = "公司的业务毛利率为 30.1%"
+    assert _own_row(text, figure_span(text, ["业务毛利率"]), ["业务毛利率"])

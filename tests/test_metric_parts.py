@@ -94,3 +94,11 @@ def test_a_qualifier_printed_after_the_label_names_the_measure():
     assert names_measure("Goodwill impairment losses 1,197 7,008", "impairment", "goodwill")  # KHC 2019 p50
     assert names_measure("本期资本化研发投入 76,168,422.62", "资本化", "rd_investment")  # 600201 2020 p17
     assert not names_measure("Goodwill 35,546 36,503", "impairment", "goodwill")
+
+
+def test_a_chinese_part_is_named_across_a_line_break_and_without_the_questions_latin_name():
+    from router.fallback import names_measure
+
+    # 002821_kailaiying_2024_summary p3 prints "小\n分子业务实现毛利率 47.95%" and "新兴业务毛利率为 21.67%"
+    assert names_measure("通过持续的提升运营效率和成本控制，小\n分子业务实现毛利率 47.95%。", "小分子cdmo业务", "gross_margin")
+    assert not names_measure("部分业务仍处于产能爬坡期等因素影响，新兴业务毛利率为 21.67%", "小分子cdmo业务", "gross_margin")

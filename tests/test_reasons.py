@@ -45,3 +45,10 @@ def test_a_reason_is_the_metrics_own_sentence():
         "Revenue increased 12% to $5.0 billion, primarily due to higher volumes."]
     assert one("Revenue was $5.0 billion. Costs rose due to inflation.", "revenue") == []  # another sentence's cause
     assert one("营业收入 20.96 详见如下分析\n基本每股收益（元/股） 92.54 主要系回购", "revenue") == []  # another row's
+
+
+def test_a_reason_cell_ends_with_its_cause():
+    # 金花股份 2024 Q1 p3: "归属于上市公司股东的净利润 411.92 主要系本期处置子公司确认的投资收益增加所致" and the next row below
+    p = _page("cn", "600080_jinhuagufen_2024_q1.pdf", page=3)
+    [quote] = reason_passages([p], "net_income_parent")
+    assert quote.text.endswith("主要系本期处置子公司确认的投资收益增加所致"), quote.text
