@@ -12,6 +12,7 @@ from collections.abc import Callable
 from functools import lru_cache
 
 from mappings.analysis import analysis
+from mappings.vocabulary import part_nouns
 from mappings.metrics import display_name, metrics, printed_names, question_labels, ratios
 from router.calendar import loosely_named
 from router.search import REPORT_PERIODS
@@ -137,7 +138,8 @@ def figure_span(text: str, labels: list[str], kind: str | None = None) -> tuple[
     covering = covering_labels(tuple(labels))
     for rank, label in enumerate(labels):
         cjk = bool(_CJK.search(label))
-        pattern = re.escape(label) if cjk else r"(?<![\w&])" + re.escape(label) + r"(?![\w&])"
+        # a label runs over printed lines: any spacing between its words
+        pattern = re.escape(label) if cjk else r"(?<![\w&])" + re.escape(label).replace(r"\ ", r"\s+") + r"(?![\w&])"
         for m in re.finditer(pattern, lower):
             if inside_longer(lower, m.start(), covering.get(label, [])):
                 continue  # 资本充足率 inside 核心一级资本充足率 9.12%: the longer label's figure
@@ -188,6 +190,9 @@ def names_measure(text: str, qualifier: str, metric: str) -> bool:
     of words of one of the metric's labels, before it ("adjusted diluted EPS", "Adjusted EBITDA") or after it
     ("Goodwill impairment losses", "earnings per share from continuing operations")?"""
     lower = text.casefold()
+    # a part named with its part noun ("International segment") is printed with it or without it
+    bare_part = " ".join(w for w in qualifier.casefold().split() if w not in part_nouns()) or qualifier.casefold()
+    words_en = {re.escape(w).replace(r"\ ", r"\s+") for w in (qualifier.casefold(), bare_part)}
     word = re.escape(qualifier.casefold())
     # Chinese runs on over printed lines ("小\n分子业务"), and a question may add a Latin name the page leaves out
     # ("小分子CDMO业务": the page prints 小分子业务)
@@ -199,8 +204,8 @@ def names_measure(text: str, qualifier: str, metric: str) -> bool:
             gap = r"[^。；;，,\n]{0,12}"
             if any(re.search(w + gap + name, joined) or re.search(name + gap + w, joined) for w in words_zh | {word}):
                 return True
-        elif re.search(r"(?<![\w&])(?:" + word + r"(?:\W+\w+){0,2}\W+" + name + "|" + name + r"(?:\W+\w+){0,2}\W+"
-                       + word + r")(?![\w&])", lower):
+        elif any(re.search(r"(?<![\w&])(?:" + w + r"(?:\W+\w+){0,2}\W+" + name + "|" + name + r"(?:\W+\w+){0,2}\W+"
+                           + w + r")(?![\w&])", lower) for w in words_en):
             return True
     return False
 

@@ -142,6 +142,10 @@ def find_periods(question: str) -> tuple[list[PeriodRef], int | None]:
     for m in re.finditer(_YEAR + r"\s?年\s?(\d{1,2})\s?月\s?(?:末|底)", text):
         if 1 <= int(m.group(2)) <= 12:
             add(m, None, None, period_end=_month_end(int(m.group(1)), int(m.group(2))), instant=True)
+    # ... and "as of February 2025", "at the end of June 2024" (a month without its day)
+    for m in re.finditer(r"\b(?:as\s+of|as\s+at|at(?:\s+the)?\s+end\s+of|end\s+of)\s+" + _MONTH + r",?\s+" + _YEAR + r"\b",
+                         text, re.I):
+        add(m, None, None, period_end=_month_end(int(m.group(2)), _MONTHS[m.group(1).lower()]), instant=True)
     # 2. instants named by a period end
     instants: list[tuple[str, callable]] = [
         (r"\b(?:at\s+|as\s+of\s+)?(?:the\s+)?(?:end\s+of\s+(?:the\s+)?(?:fiscal\s+(?:year\s+)?|FY\s?)?|(?:fiscal\s+)?year[- ]end(?:ed)?\s+"
@@ -185,8 +189,12 @@ def find_periods(question: str) -> tuple[list[PeriodRef], int | None]:
         (_YEAR + r"\s?年?\s?Q([1-4])(?![0-9A-Za-z])", lambda m: (int(m.group(1)), f"Q{m.group(2)}")),
         # half years and nine months
         (_YEAR + r"\s?年?(?:度)?\s?(?:上半年|半年度|中期|半年|1\s?[-—–~至]\s?6\s?月)", lambda m: (int(m.group(1)), "H1")),
-        (r"\b(?:H1|1H|first\s+half(?:\s+of)?|interim|six\s+months\s+of)\s?(?:" + fiscal_words + r")?'?((?:19|20)\d\d|\d\d)\b",
-         lambda m: (_year(m.group(1)), "H1")),
+        # (a two-digit year after H1 needs a space or an apostrophe: "H1 24", "H1'24"; "H100" is a product name)
+        (r"\b(?:H1|1H|first\s+half(?:\s+of)?|interim|six\s+months\s+of)(?:\s?(?:" + fiscal_words + r")?'?((?:19|20)\d\d)|"
+         r"(?:\s|\s?')(?:" + fiscal_words + r")?'?(\d\d))\b",
+         lambda m: (_year(m.group(1) or m.group(2)), "H1")),
+        (r"(?<![0-9A-Za-z])(\d\d)\s?(?:H1|1H)(?![0-9A-Za-z])", lambda m: (_year(m.group(1)), "H1")),  # 24H1
+        (r"(?<![0-9A-Za-z])1H'?(\d\d)(?![0-9A-Za-z])", lambda m: (_year(m.group(1)), "H1")),  # 1H24
         (r"(?<![0-9A-Za-z])" + _YEAR + r"\s?(?:H1|1H|first\s+half|interim)(?![0-9A-Za-z])", lambda m: (int(m.group(1)), "H1")),
         (_YEAR + r"\s?年?(?:度)?\s?(?:前三季度|前三个季度|1\s?[-—–~至]\s?9\s?月|一至三季度)", lambda m: (int(m.group(1)), "9M")),
         (_YEAR + r"\s?年?(?:度)?\s?1\s?[-—–~至]\s?3\s?月", lambda m: (int(m.group(1)), "Q1")),
@@ -229,7 +237,8 @@ def find_periods(question: str) -> tuple[list[PeriodRef], int | None]:
             before = [p for pos, p in found if pos < m.start() and p.fiscal_year]
             if before:
                 add(m, before[-1].fiscal_year, make(m))
-    if re.search(r"\b(?:quarterly|each quarter|every quarter|by quarter|per quarter)\b|各季度|分季度|每个季度|每季度", text, re.I):
+    if re.search(r"\b(?:quarterly|each quarter|every quarter|by quarter|per quarter|quarter by quarter)\b|各季度|分季度|每个季度|"
+                 r"每季度|四个季度|各个季度|逐季", text, re.I):
         for pos, p in list(found):
             if p.fiscal_year and p.fiscal_period in (None, "FY") and not p.instant:
                 found.remove((pos, p))

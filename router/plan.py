@@ -145,6 +145,27 @@ def shares(question: str, mentions: list[tuple[int, int, str, str]]) -> list[tup
     return out
 
 
+_SHARE_OF_BEFORE = (re.compile(r"\b(?:percentage|percent|share|proportion|portion|fraction)\s+of\s+(?:[\w'’&.-]+\s+){0,3}$|"
+                               r"%\s+of\s+(?:[\w'’&.-]+\s+){0,3}$"),
+                    re.compile(r"[占佔][^，。,；;？?\s]{0,6}$"))
+
+
+def unmade_shares(question: str, mentions: list[tuple[int, int, str, str]]) -> tuple[list, list[str]]:
+    """The mentions without those that are one side of a share the question asks for whose other side is no metric
+    ("staff costs as a percentage of revenue", "现金分红占归母净利润的比例", "what share of its revenues came from New
+    Jersey"): such a metric is not the figure asked, and is never answered in its place. Returns (mentions kept,
+    the metrics set aside)."""
+    text = _norm(question)
+    kept, aside = [], []
+    for mention in mentions:
+        start, _end, _alias, mid = mention
+        if mid in metrics() and any(rx.search(text[:start]) for rx in _SHARE_OF_BEFORE):
+            aside.append(mid)
+        else:
+            kept.append(mention)
+    return kept, aside
+
+
 def find_metrics(question: str) -> list[str]:
     return list(dict.fromkeys(mid for *_, mid in metric_mentions(question)))
 
@@ -292,9 +313,11 @@ class Planner:
         if any(p.period_end or p.instant for p in periods):  # dates: in the company's own fiscal calendar
             periods = resolve(periods, *self.calendar(companies[0].company_id if companies else None))
         periods = self.stored_years(companies, periods)
-        mentions = shares(question, metric_mentions(question))
+        mentions, aside = unmade_shares(question, shares(question, metric_mentions(question)))
         metric_ids: list[str] = []
-        notes: list[str] = []
+        notes: list[str] = [f"a share of {display_name(mid)} is asked whose other side is no stored metric: not computed, "
+                            f"and {display_name(mid)} is not answered in its place; passages quote the filing"
+                            for mid in dict.fromkeys(aside)]
         non_gaap: list[tuple[str, str]] = []
         named = _spans(_norm(question), [c.matched for c in companies] + [p.matched for p in periods]) \
             + [(a, b) for a, b, _, _ in mentions]

@@ -28,3 +28,19 @@ def test_a_count_asked(question, things):
 ])
 def test_a_printed_count(text, things, expected):
     assert prints_count(text, things) is expected
+
+
+@pytest.mark.parametrize("question, things", [
+    ("该产品2024年卖了多少盒？", "盒"),
+    ("公司2024年交付了多少万辆车", "辆"),
+    ("该产品的销量是多少", "件"),  # any measure word
+    ("公司2024年营业收入是多少", None),
+])
+def test_a_count_asked_in_chinese(question, things):
+    assert counted(question) == things
+
+
+def test_a_printed_count_in_chinese():
+    assert prints_count("全年销售 1,234 万盒，同比增长 5%", "盒")
+    assert not prints_count("该产品实现收入 12.3 亿元", "盒")
+    assert prints_count("全年交付新车 52,000 辆", "件")

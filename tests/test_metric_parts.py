@@ -102,3 +102,10 @@ def test_a_chinese_part_is_named_across_a_line_break_and_without_the_questions_l
     # 002821_kailaiying_2024_summary p3 prints "小\n分子业务实现毛利率 47.95%" and "新兴业务毛利率为 21.67%"
     assert names_measure("通过持续的提升运营效率和成本控制，小\n分子业务实现毛利率 47.95%。", "小分子cdmo业务", "gross_margin")
     assert not names_measure("部分业务仍处于产能爬坡期等因素影响，新兴业务毛利率为 21.67%", "小分子cdmo业务", "gross_margin")
+
+
+def test_a_part_noun_may_be_left_out_where_the_part_is_printed():
+    from router.fallback import names_measure
+
+    assert names_measure("International net sales were $114.6 billion", "international segment", "revenue")
+    assert names_measure("Civil engineering works\nrevenue was S$35.3 million", "civil engineering works", "revenue")
