@@ -290,7 +290,7 @@ def search_for_figures(searcher: Callable, plan: QueryPlan, whole_line: bool = F
 def generic_reading(plan: QueryPlan) -> tuple[QueryPlan, str | None]:
     """A question that asks for an amount with a generic word ("What was Apple's profit in 2024?") names the
     metric the vocabulary reads it as; the plan goes to SQL and the reading is stated."""
-    if plan.metrics or not plan.companies or plan.non_gaap:  # a measure the plan keeps from its metric: not read
+    if plan.metrics or not plan.companies or plan.non_gaap or plan.set_aside:  # a measure kept apart: not read
         return plan, None
     hit = analysis().generic_metric(plan.question)
     if hit is None:

@@ -378,4 +378,4 @@ class Planner:
         return QueryPlan(question=question, companies=companies, periods=periods, metrics=metric_ids, intent=intent,
                          route=route, sections=sections, last_n_years=last_n, growth=growth, language=language,
                          notes=list(dict.fromkeys(notes)), market_measures=market, non_gaap=non_gaap,
-                         company_periods=paired_periods(question, companies, periods))
+                         set_aside=list(dict.fromkeys(aside)), company_periods=paired_periods(question, companies, periods))

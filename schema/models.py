@@ -260,6 +260,9 @@ class QueryPlan(_Model):
     language: str = "en"
     notes: list[str] = Field(default_factory=list)  # what was ignored or ambiguous
     market_measures: list[str] = Field(default_factory=list)  # P/E, market cap ...: need prices no filing carries
+    # metrics named only as one side of a share whose other side is no metric ("staff costs as a percentage of
+    # revenue"): never answered in the share's place
+    set_aside: list[str] = Field(default_factory=list)
     # company-defined (non-GAAP) measures asked for: (qualifier as asked, the metric it qualifies) - ("adjusted", "eps_diluted")
     non_gaap: list[tuple[str, str]] = Field(default_factory=list)
     # each company's own periods when the question pairs them ("Apple's revenue in fiscal 2024 with Nvidia's in

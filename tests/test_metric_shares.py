@@ -49,3 +49,16 @@ def test_a_share_of_a_metric_not_stored_is_quoted_as_printed(f):
     answer = f.ask("四方科技2019年研发投入占营业收入的比例")
     assert answer.status == "answered" and not answer.rows
     assert any("4.12" in p.text and "研发投入总额占营业收入比例" in p.text for p in answer.passages)
+
+
+@pytest.mark.parametrize("question, aside", [
+    ("What were staff costs as a percentage of revenue in 2019?", "revenue"),
+    ("现金分红占归母净利润的比例", "net_income_parent"),
+    ("企業融資收入佔總收入多少", "revenue"),
+    ("What share of the company's revenue came from services?", "revenue"),
+])
+def test_a_share_whose_other_side_is_no_metric_is_not_answered_with_the_metric(f, question, aside):
+    plan = f.plan(question)
+    assert plan.metrics == [] and plan.set_aside == [aside] and plan.route == "search"
+    from router.fallback import generic_reading
+    assert generic_reading(plan)[0].metrics == []  # nor read back from a generic word ("收入")
