@@ -57,7 +57,7 @@ _GAP = re.compile(r"[\s:：$¥￥()（）\-–—,，、/]*(?:(?:hk\$?|us\$?|s\$
 _LINE_HEAD = re.compile(r"[\s•●■◆▪·\-–—*]*(?:\(?[a-z0-9ivx]{1,4}[.)）]\s*)?(?:[（(]?[一二三四五六七八九十]+[、)）]\s*)?$", re.I)
 
 
-def _own_row(text: str, span: tuple[int, int], labels: list[str]) -> bool:
+def own_row(text: str, span: tuple[int, int], labels: list[str]) -> bool:
     """Is the figure at ``span`` the line item's own: its label heads the line (a row) or is followed by "was" / 为
     (a sentence), with nothing but spacing, currency or a note between label and figure?"""
     lower = text.casefold()
@@ -102,7 +102,7 @@ def line_item_passages(searcher: Callable, plan: QueryPlan, labels: list[str] | 
     out = []
     for p in evidence:
         span = figure_span(p.text, labels)
-        if span is None or not _own_row(p.text, span, labels):
+        if span is None or not own_row(p.text, span, labels):
             continue
         start = p.text.rfind("\n", 0, span[0]) + 1
         stop = p.text.find("\n", span[1])

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from router.line_items import _own_row
+from router.line_items import own_row
 from router.fallback import figure_span
 
 
@@ -22,7 +22,7 @@ from router.fallback import figure_span
 ])
 def test_a_row_is_the_line_items_own(text, labels, own):
     span = figure_span(text, labels)
-    assert (span is not None and _own_row(text, span, labels)) is own
+    assert (span is not None and own_row(text, span, labels)) is own
 
 
 def test_a_qualified_measure_is_read_from_its_printed_row():
@@ -37,7 +37,7 @@ def test_a_qualified_measure_is_read_from_its_printed_row():
     # KRAFTHEINZ_2019_10K p50, the consolidated statement of income: "Goodwill impairment losses 1,197 7,008 —"
     text = read_pages(require_corpus("us", "financebench", "pdfs", "KRAFTHEINZ_2019_10K.pdf"))[49].text
     span = figure_span(text, labels)
-    assert span is not None and _own_row(text, span, labels)
+    assert span is not None and own_row(text, span, labels)
     assert text[span[0]: span[1]].replace("\n", " ").startswith("Goodwill impairment losses 1,197")
 
 
@@ -50,12 +50,12 @@ def test_a_segments_line_item_in_chinese_prose():
     # 300347_taigeyiyao_2025_interim p17: "报告期内，临床试验技术服务收入 146,953.02 万元，上年同期 163,712.18 万元"
     text = "报告期内，临床试验技术服务收入 146,953.02 万元，上年同期 163,712.18 万元，同比下降 10.2%。"
     span = figure_span(text, labels)
-    assert span is not None and _own_row(text, span, labels) and "146,953.02" in text[span[0]: span[1]]
+    assert span is not None and own_row(text, span, labels) and "146,953.02" in text[span[0]: span[1]]
 
 
 def test_a_chinese_label_is_not_the_tail_of_a_longer_term():
     text = "部分业务仍处于产能爬坡期等因素影响，新兴业务毛利率为 21.67%"  # 002821 2024 summary p3
     span = figure_span(text, ["业务毛利率"])
-    assert span is None or not _own_row(text, span, ["业务毛利率"])
+    assert span is None or not own_row(text, span, ["业务毛利率"])
     text = "公司的业务毛利率为 30.1%"
-    assert _own_row(text, figure_span(text, ["业务毛利率"]), ["业务毛利率"])
+    assert own_row(text, figure_span(text, ["业务毛利率"]), ["业务毛利率"])
