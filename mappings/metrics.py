@@ -241,7 +241,7 @@ def share_ratio(numerator: str, denominator: str) -> str:
             return rid
     rid = f"{numerator}_share_of_{denominator}"
     a, b = metrics()[numerator], metrics()[denominator]
-    zh_a, zh_b = [a.name_zh, *(w for w in a.aliases if _CJK.search(w))], [b.name_zh, *(w for w in b.aliases if _CJK.search(w))]
+    zh_a, zh_b = [a.name_zh, *(w for w in a.aliases if CJK.search(w))], [b.name_zh, *(w for w in b.aliases if CJK.search(w))]
     ratios().setdefault(rid, {
         "name_en": f"{a.name_en} as a share of {b.name_en}", "name_zh": f"{a.name_zh}占{b.name_zh}比例",
         "aliases": [f"{x}占{y}" for x in dict.fromkeys(zh_a) for y in dict.fromkeys(zh_b)]
@@ -250,7 +250,7 @@ def share_ratio(numerator: str, denominator: str) -> str:
     return rid
 
 
-_CJK = re.compile(r"[\u4e00-\u9fff]")
+CJK = re.compile(r"[\u4e00-\u9fff]")  # a Chinese character
 
 
 @lru_cache(maxsize=1)

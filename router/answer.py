@@ -30,6 +30,18 @@ PRINTED_EACH = 3  # printed figures quoted per metric and company when no row is
 REASONS_EACH = 2  # printed reasons for a metric's change quoted per metric and company
 
 
+def cited(p: Passage, section: bool = False) -> str:
+    """A quote as answers print it: "text" [doc_name pN(, section)]."""
+    where = f", {p.source['section']}" if section and p.source.get("section") else ""
+    return f"\"{p.text}\" [{p.source.get('doc_name')} p{p.source.get('page')}{where}]"
+
+
+def first(found: list[Passage], passages: list[Passage]) -> list[Passage]:
+    """``found`` (printed rows, reasons) before ``passages``, each quote once (same page, same text)."""
+    seen = {(p.source.get("document_id"), p.source.get("page"), p.text) for p in found}
+    return [*found, *(p for p in passages if (p.source.get("document_id"), p.source.get("page"), p.text) not in seen)]
+
+
 class Router:
     """Answers questions over one warehouse. ``searcher(query, filters, k)`` returns passages for the
     search route (None: narrative questions answer no_data until the search index is built)."""
@@ -95,8 +107,7 @@ class Router:
             if printed is not None:
                 return printed
         passages, own = self._own_definitions(plan, m.rows or []) if m.status == "answered" else ([], [])
-        text = "\n".join([m.text or "", *(f"as the filing prints it: \"{p.text}\" [{p.source.get('doc_name')} "
-                                          f"p{p.source.get('page')}]" for p in passages)]).strip()
+        text = "\n".join([m.text or "", *(f"as the filing prints it: {cited(p)}" for p in passages)]).strip()
         return self._base(plan, status=m.status, answer=text or m.text, rows=m.rows, passages=passages,
                           caveats=[*m.caveats, *own], reason=m.reason)
 
@@ -133,7 +144,7 @@ class Router:
         passages = search_for_figures(self.searcher, plan, whole_line=years, each=PRINTED_EACH)
         if not passages:
             return None
-        text = "\n".join(f"\"{p.text}\" [{p.source.get('doc_name')} p{p.source.get('page')}]" for p in passages)
+        text = "\n".join(cited(p) for p in passages)
         return Answer(question=plan.question, route="mixed", plan=self.plan_dict(plan), status="answered",
                       answer=text, passages=passages,
                       caveats=[f"numbers: {sql_reason}", "quoted as printed in the filing: not a stored value"])
@@ -164,14 +175,12 @@ class Router:
                                   f"the measure asked for ({asked}); the reported figure is not "
                                   "given in its place", caveats=self._coverage([c.company_id for c in plan.companies]))
             rows = line_item_passages(self.searcher, plan, measure_labels(plan))  # its printed row, with the figure
-            passages[:] = [*rows, *(p for p in named if p.text not in {r.text for r in rows})]  # in place: the
-            # evidence keeps what the search says of its scope
+            passages[:] = first(rows, named)  # in place: the evidence keeps what the search says of its scope
             measure_caveats = self._part_of_year(plan, passages)
         else:
             measure_caveats = []
         if asks_line_item(plan):  # a line item without a metric: the row that prints it with its figure, first
-            items = line_item_passages(self.searcher, plan)
-            passages[:0] = [p for p in items if p.text not in {q.text for q in passages}]
+            passages[:] = first(line_item_passages(self.searcher, plan), passages)
         if not passages:
             return self._base(plan, status="no_data", reason="no passage in the indexed filings is close enough to "
                               "the question (evidence below the threshold)",
@@ -181,8 +190,7 @@ class Router:
             return self._base(plan, status="no_data", reason=f"no passage in the indexed filings prints a count of "
                               f"{things}: the passages found are about them, not a number of them",
                               caveats=self._coverage([c.company_id for c in plan.companies]))
-        text = "\n".join(f"\"{p.text}\" [{p.source.get('doc_name')} p{p.source.get('page')}"
-                         f"{', ' + p.source['section'] if p.source.get('section') else ''}]" for p in passages[:5])
+        text = "\n".join(cited(p, section=True) for p in passages[:5])
         widened = [getattr(passages, "widened", None)] if getattr(passages, "widened", None) else []
         return self._base(plan, status="answered", answer=text, passages=list(passages),
                           caveats=widened + measure_caveats + self._keywords_only(plan)
@@ -219,13 +227,11 @@ class Router:
         reasons = self._reasons(plan)
         words_ = self._search(plan)
         if reasons:  # the printed reason first; passages that repeat it are not quoted twice
-            seen = {(p.source.get("document_id"), p.source.get("page"), p.text) for p in reasons}
             words_ = words_.model_copy(update={
                 "status": "answered", "answer": "\n".join(filter(None, [
-                    "\n".join(f"\"{p.text}\" [{p.source.get('doc_name')} p{p.source.get('page')}]" for p in reasons),
+                    "\n".join(cited(p) for p in reasons),
                     words_.answer if words_.status == "answered" else None])),
-                "passages": [*reasons, *(p for p in words_.passages if (p.source.get("document_id"), p.source.get("page"),
-                                                                       p.text) not in seen)],
+                "passages": first(reasons, words_.passages),
                 "reason": None})
         words = words_
         status = "answered" if numbers.status == "answered" or words.status == "answered" else "no_data"

@@ -226,16 +226,27 @@ def figure_passages(passages: list[Passage], metric: str, whole_line: bool = Fal
         span = figure_span(p.text, labels, kind)
         if span is None:
             continue
-        start = p.text.rfind("\n", 0, span[0]) + 1  # from the start of the line the label is on
-        end = span[1]
-        if whole_line:
-            stop = p.text.find("\n", end)
-            end = min(stop if stop >= 0 else len(p.text), end + LINE_TAIL)
-        src = dict(p.source)
-        if src.get("char_start") is not None:
-            src["char_start"], src["char_end"] = src["char_start"] + start, src["char_start"] + end
-        out.append(Passage(text=p.text[start:end], company_id=p.company_id, source=src, score=p.score))
+        out.append(row_passage(p, span, whole_line))
     return out
+
+
+def span_passage(p: Passage, start: int, end: int) -> Passage:
+    """``p`` cut to ``p.text[start:end]`` (trailing space off), its source's character offsets moved with it."""
+    text = p.text[start:end].rstrip()
+    src = dict(p.source)
+    if src.get("char_start") is not None:
+        src["char_start"], src["char_end"] = src["char_start"] + start, src["char_start"] + start + len(text)
+    return Passage(text=text, company_id=p.company_id, source=src, score=p.score)
+
+
+def row_passage(p: Passage, span: tuple[int, int], whole_line: bool = True) -> Passage:
+    """``p`` cut from the start of the line a figure's label is on to the figure (``whole_line``: to the end of
+    its line, every column of a statement row, at most LINE_TAIL characters after the figure)."""
+    start, end = p.text.rfind("\n", 0, span[0]) + 1, span[1]
+    if whole_line:
+        stop = p.text.find("\n", end)
+        end = min(stop if stop >= 0 else len(p.text), end + LINE_TAIL)
+    return span_passage(p, start, end)
 
 
 # Where a printed figure may come from: the filings' pages, statements included; never an earnings call (what is

@@ -9,8 +9,9 @@ import re
 from collections.abc import Callable
 
 from mappings.analysis import analysis
+from mappings.metrics import CJK
 from mappings.vocabulary import fold, words
-from router.fallback import LINE_TAIL, figure_filters, figure_span, labels_of
+from router.fallback import figure_filters, figure_span, labels_of, row_passage
 from router.search_words import content_query
 from schema.models import Passage, QueryPlan
 
@@ -21,14 +22,13 @@ _ASKING = re.compile(r"\b(?:what|was|were|is|are|the|a|an|how|much|many|did|does
                      r"annual|approximately|about)\b|[?？。，,]", re.I)
 _ASKING_ZH = re.compile(r"(?:是多少|为多少|有多少|多少|几何|是什么|多大|情况|如何|怎么样|的)$")
 _TAIL_ZH = re.compile(r"(?:余额|金额|总额|规模|数额|水平|账面余额|账面价值)$")
-_CJK = re.compile(r"[\u4e00-\u9fff]")
 
 
 def topic_labels(plan: QueryPlan) -> list[str]:
     """The label the question's topic words would print as, longest reading first ("个人贷款余额", "个人贷款"): a run
     of two words or more, or four Chinese characters or more; none without such a run."""
     text = content_query(plan)
-    if _CJK.search(text):
+    if CJK.search(text):
         run = max(re.findall(r"[\u4e00-\u9fff]+", text), key=len)
         while _ASKING_ZH.search(run):
             run = _ASKING_ZH.sub("", run)
@@ -70,10 +70,10 @@ def own_row(text: str, span: tuple[int, int], labels: list[str]) -> bool:
     gap = after[: figures[-1].start()] if figures else after
     before = text[line_start: span[0]]
     # a row's label heads its line; in Chinese prose a clause may start with it too ("报告期内，临床试验技术服务收入 146,953.02")
-    heads_row = bool(_LINE_HEAD.fullmatch(before)) or bool(_CJK.search(label) and re.search(r"[，,。：:；;]\s*$", before))
+    heads_row = bool(_LINE_HEAD.fullmatch(before)) or bool(CJK.search(label) and re.search(r"[，,。：:；;]\s*$", before))
     # a sentence names it ("dividend income was", "...的临床试验技术服务收入为"); in Chinese the label is not the tail of a
     # longer term (新兴业务毛利率 is not 业务毛利率)
-    whole_word = not _CJK.search(label) or not _CJK.search(before[-1:]) or before.endswith("的")
+    whole_word = not CJK.search(label) or not CJK.search(before[-1:]) or before.endswith("的")
     sentence = whole_word and bool(re.match(r"\s*(?:was|were|amounted\s+to|为|為|达|達)", gap, re.I))
     return (heads_row or sentence) and bool(_GAP.fullmatch(gap))
 
@@ -84,7 +84,7 @@ def measure_labels(plan: QueryPlan) -> list[str]:
     out = []
     for word, metric in plan.non_gaap:
         for label in labels_of(metric):
-            if _CJK.search(label):
+            if CJK.search(label):
                 out += [f"{word}{label}", f"{label}{word}"]
             elif len(label) >= 3:
                 out += [f"{word} {label}", f"{label} {word}"]
@@ -104,13 +104,7 @@ def line_item_passages(searcher: Callable, plan: QueryPlan, labels: list[str] | 
         span = figure_span(p.text, labels)
         if span is None or not own_row(p.text, span, labels):
             continue
-        start = p.text.rfind("\n", 0, span[0]) + 1
-        stop = p.text.find("\n", span[1])
-        end = min(stop if stop >= 0 else len(p.text), span[1] + LINE_TAIL)
-        src = dict(p.source)
-        if src.get("char_start") is not None:
-            src["char_start"], src["char_end"] = src["char_start"] + start, src["char_start"] + end
-        out.append(Passage(text=p.text[start:end], company_id=p.company_id, source=src, score=p.score))
+        out.append(row_passage(p, span))
         if len(out) >= ITEMS_EACH:
             break
     return out

@@ -9,13 +9,13 @@ from __future__ import annotations
 
 import re
 
-from router.fallback import covering_labels, inside_longer, labels_of
+from mappings.metrics import CJK
+from router.fallback import covering_labels, inside_longer, labels_of, span_passage
 from schema.models import Passage
 
 REASON_REACH = 160  # characters from a label to its cause: the row's figures and its change between them
 REASON_MAX = 320  # a quoted reason ends at its sentence's end, or here
 REASON_LINES = 4  # a reason cell centred on its row's label starts at most this many lines above it
-_CJK = re.compile(r"[\u4e00-\u9fff]")
 _CAUSE = re.compile(r"主要(?:是|系|因|由于|原因|受)|由于|系因|得益于|\b(?:primarily|mainly|largely)\b|\bdue to\b|"
                     r"\bdriven by\b|\bas a result of\b|\battributable to\b|\breflect(?:s|ed|ing)?\b", re.I)
 # the words a printed reason comes with, joined to the search for it (a change table's heading, its cause words)
@@ -30,7 +30,7 @@ def _label_pattern(label: str) -> re.Pattern:
     """A label as pages print it, wrapped over lines: any line break between its characters (or words); a Chinese
     label cut short at a space or line end, its tail printed after the row's other cells ("经营活动产生的现金流量净 主要是
     本期销售商品收到的现金\n786,578,192.24 ... 161.18%\n额 增加导致。")."""
-    if _CJK.search(label):
+    if CJK.search(label):
         whole = r"\n?".join(re.escape(ch) for ch in label)
         heads = [re.escape(label[:n]) + r"(?=\s)" for n in range(len(label) - 1, max(5, len(label) - WRAP_TAIL - 1), -1)]
         return re.compile("|".join([whole, *heads]), re.I)
@@ -92,10 +92,5 @@ def reason_passages(passages: list[Passage], metric: str) -> list[Passage]:
             if best:
                 break  # the longest label that has a reason
         if best:
-            a, b = best
-            text = p.text[a:b].rstrip()
-            src = dict(p.source)
-            if src.get("char_start") is not None:
-                src["char_start"], src["char_end"] = src["char_start"] + a, src["char_start"] + a + len(text)
-            out.append(Passage(text=text, company_id=p.company_id, source=src, score=p.score))
+            out.append(span_passage(p, *best))
     return out

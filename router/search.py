@@ -34,7 +34,8 @@ from mappings.statements import statements, statements_named
 from mappings.vocabulary import fold, form_words, words
 from schema import limits
 from schema.errors import FilingsError
-from router.search_words import _CJK, content_query, other_language_names  # noqa: F401  (content_query: public)
+from mappings.metrics import CJK
+from router.search_words import content_query, other_language_names  # noqa: F401  (content_query: public)
 from schema.models import QueryPlan
 from vectorstore.engines import Hit
 from vectorstore.hybrid import diversify
@@ -318,7 +319,7 @@ class SearchPipeline:
             for company, language in self.con.execute("SELECT DISTINCT company_id, language FROM documents").fetchall():
                 self._languages.setdefault(company, set()).update(
                     part.split("-")[0] for part in (language or "").split("+") if part)
-        asked = "zh" if _CJK.search(plan.question) else "en"
+        asked = "zh" if CJK.search(plan.question) else "en"
         return any(asked in self._languages.get(c.company_id, {asked}) for c in plan.companies)
 
     # -------------------------------------------------------------------------- years as companies name them

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 
-from mappings.metrics import printed_names
+from mappings.metrics import CJK, printed_names
 from mappings.vocabulary import filter_words, fold, words
 from schema.models import QueryPlan
 from vectorstore.sparse import tokenize
@@ -25,11 +25,10 @@ def content_query(plan: QueryPlan) -> str:
     return text if tokenize(text) else plan.question
 
 
-_CJK = re.compile(r"[\u4e00-\u9fff]")
 
 
 def other_language_names(plan: QueryPlan) -> str:
     """The names of the plan's metrics in the language the question is not written in: an English question about
     an A-share issuer's 净息差 finds its pages by keywords too."""
-    other = "en" if _CJK.search(plan.question) else "zh"
+    other = "en" if CJK.search(plan.question) else "zh"
     return " ".join(filter(None, (printed_names(mid).get(other) for mid in plan.metrics)))
