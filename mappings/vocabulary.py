@@ -35,6 +35,13 @@ def to_simplified(text: str) -> str:
     return _t2s().convert(text) if _CJK.search(text) else text
 
 
+def simplified_in_place(text: str) -> str:
+    """``text`` in Simplified Chinese where that keeps every character at its place (a page's spans stay valid), else
+    ``text``: a Simplified name is found on a Traditional page (經紀服務 as 经纪服务)."""
+    out = to_simplified(text)
+    return out if len(out) == len(text) else text
+
+
 def fold(text: str) -> str:
     """The form questions and vocabulary are compared in: NFKC (full-width to half-width), Simplified Chinese.
     Lengths can change under NFKC, so spans found in folded text index the folded text."""
@@ -174,11 +181,14 @@ def bare_metric_words() -> list[tuple[re.Pattern, str]]:
     spec = _data()["bare_metric_words"]
     before = re.escape(fold(str(spec["after"])))
     after = re.escape(fold(str(spec["not_before"])))
+    # after a part's marker the word names the part's figure (境外收入, 测试业务收入): ``measures.part_of.markers``
+    markers = "".join(f"|(?<={re.escape(m)})" for m in part_markers())
     out = []
     for word, mid in (spec.get("words") or {}).items():
         if mid not in metrics():
             raise ConfigError(f"{HERE / 'vocabulary.yaml'}: bare_metric_words.words.{word} names no known metric")
-        out.append((re.compile(rf"(?:(?<=[{before}])|(?<![\u3400-\u9fff]))({re.escape(fold(str(word)))})(?![{after}])"), mid))
+        out.append((re.compile(rf"(?:(?<=[{before}])|(?<![\u3400-\u9fff]){markers})({re.escape(fold(str(word)))})(?![{after}])"),
+                    mid))
     return out
 
 
@@ -204,6 +214,27 @@ def part_words() -> tuple[frozenset[str], re.Pattern]:
         raise ConfigError(f"{HERE / 'vocabulary.yaml'}: measures.part_of needs not_a_part (each word once) and markers")
     ends = "|".join(re.escape(fold(str(m))) for m in spec["markers"])
     return frozenset(plain), re.compile(f"(?:{ends})$")
+
+
+@lru_cache(maxsize=1)
+def part_fillers_zh() -> tuple[re.Pattern, re.Pattern]:
+    """(at the start, at the end) of the Chinese words before a metric, those that narrow nothing
+    (``measures.part_of.not_a_part_zh``), longest first."""
+    spec = (_data()["measures"].get("part_of") or {}).get("not_a_part_zh") or []
+    alts = "|".join(re.escape(fold(str(w))) for w in sorted(spec, key=len, reverse=True))
+    return re.compile(f"^(?:{alts})"), re.compile(f"(?:{alts})$")
+
+
+@lru_cache(maxsize=1)
+def part_markers() -> tuple[str, ...]:
+    """The Chinese words that end a part's name (业务, 板块, 境外 ...): ``measures.part_of.markers``, folded."""
+    return tuple(fold(str(m)) for m in (_data()["measures"].get("part_of") or {}).get("markers") or [])
+
+
+@lru_cache(maxsize=1)
+def same_part_names() -> list[list[str]]:
+    """Names of one part in both languages (境外 / overseas): ``measures.part_of.same_part``, folded."""
+    return [[fold(str(w)).casefold() for w in group] for group in (_data()["measures"].get("part_of") or {}).get("same_part") or []]
 
 
 @lru_cache(maxsize=1)

@@ -14,7 +14,9 @@ from router.entities import unknown_subject
 from router.counts import counted, prints_count
 from router.fallback import generic_reading, measure_passages, search_for_figures
 from router.reasons import HINT as REASON_HINT, reason_passages
-from router.line_items import asks_line_item, line_item_passages, measure_labels
+from router.line_items import (asks_amount, asks_line_item, line_item_passages, measure_labels, prints_a_figure,
+                               topic_labels)
+from router.part_rows import part_row_passages
 from router.honesty import checked, unsupported_numbers  # noqa: F401  (unsupported_numbers: public API)
 from router.metric_answer import LIMITED_COVERAGE, MetricAnswerer
 from router.plan import Planner, find_metrics
@@ -167,20 +169,26 @@ class Router:
                 [[c.company_id for c in plan.companies]]).fetchone()[0]
             return self._base(plan, status="no_data", reason=f"no earnings call of {asked} in the warehouse"
                               + (f"; calls held: {held}" if held else ""))
-        if passages and plan.non_gaap:  # a company-defined measure is quoted only where a filing names it
+        if plan.non_gaap:  # a company-defined measure or a part is quoted only where a filing names it
+            parts = part_row_passages(self.searcher, plan)  # a part's row of a breakdown table, with its header
             named = measure_passages(list(passages), plan.non_gaap)
-            if not named:
+            if not named and not parts:
                 asked = ", ".join(f"{word} {metric}" for word, metric in plan.non_gaap)
                 return self._base(plan, status="no_data", reason=f"no passage in the indexed filings in scope names "
                                   f"the measure asked for ({asked}); the reported figure is not "
                                   "given in its place", caveats=self._coverage([c.company_id for c in plan.companies]))
             rows = line_item_passages(self.searcher, plan, measure_labels(plan))  # its printed row, with the figure
-            passages[:] = first(rows, named)  # in place: the evidence keeps what the search says of its scope
+            passages[:] = first(rows + parts, named)  # in place: the evidence keeps what the search says of its scope
             measure_caveats = self._part_of_year(plan, passages)
         else:
             measure_caveats = []
         if asks_line_item(plan):  # a line item without a metric: the row that prints it with its figure, first
-            passages[:] = first(line_item_passages(self.searcher, plan), passages)
+            rows = line_item_passages(self.searcher, plan)
+            if not rows and passages and asks_amount(plan) and not any(prints_a_figure(p.text, plan) for p in passages):
+                return self._base(plan, status="no_data", reason="no passage in the indexed filings prints a figure "
+                                  f"for {topic_labels(plan)[0]!r}: the passages found mention it without an amount",
+                                  caveats=self._coverage([c.company_id for c in plan.companies]))
+            passages[:] = first(rows, passages)
         if not passages:
             return self._base(plan, status="no_data", reason="no passage in the indexed filings is close enough to "
                               "the question (evidence below the threshold)",

@@ -12,7 +12,7 @@ from collections.abc import Callable
 from functools import lru_cache
 
 from mappings.analysis import analysis
-from mappings.vocabulary import part_nouns
+from mappings.vocabulary import part_nouns, simplified_in_place
 from mappings.metrics import display_name, metrics, printed_names, question_labels, ratios
 from router.calendar import loosely_named
 from router.search import REPORT_PERIODS
@@ -124,7 +124,7 @@ _PART_AFTER = re.compile(r"\s+(?:(?:generated|derived|earned|arising)\s+)?(?:of|
 _COMBINED_AFTER = re.compile(r"\s*(?:and|&|及|和|与|與)\s*(?![\d$(]|(?:approximately|about|hk\$|us\$|rmb)\b)[^\W\d_]", re.I)
 
 
-_ASIDE = re.compile(r"\s*\([^()\d]{0,200}\)")
+_ASIDE = re.compile(r"\s*[(（][^()（）\d]{0,200}[)）]")
 
 
 def figure_span(text: str, labels: list[str], kind: str | None = None) -> tuple[int, int] | None:
@@ -189,7 +189,7 @@ def names_measure(text: str, qualifier: str, metric: str) -> bool:
     """Does a passage name the company-defined measure asked for: the qualifier ("adjusted", 经调整) within a couple
     of words of one of the metric's labels, before it ("adjusted diluted EPS", "Adjusted EBITDA") or after it
     ("Goodwill impairment losses", "earnings per share from continuing operations")?"""
-    lower = text.casefold()
+    lower = simplified_in_place(text).casefold()  # a Traditional page read in the question's folded words
     # a part named with its part noun ("International segment") is printed with it or without it
     bare_part = " ".join(w for w in qualifier.casefold().split() if w not in part_nouns()) or qualifier.casefold()
     words_en = {re.escape(w).replace(r"\ ", r"\s+") for w in (qualifier.casefold(), bare_part)}
@@ -266,6 +266,16 @@ def figure_filters(plan: QueryPlan) -> dict:
         filters["fiscal_year"] = years
     if asked:
         filters["fiscal_period"] = sorted({r for p in asked for r in REPORT_PERIODS.get(p, ["FY", "Q4"])})
+    return filters
+
+
+def own_period_filters(plan: QueryPlan) -> dict:
+    """:func:`figure_filters` without the longer reports a quarter's search also reads (the year's report for Q4,
+    the half year's for Q2): a segment's or line item's figure printed there is the longer period's."""
+    filters = figure_filters(plan)
+    asked = {p.fiscal_period for p in plan.periods if p.fiscal_year}
+    if filters.get("fiscal_period") and asked and asked <= {"Q2", "Q4"}:
+        filters["fiscal_period"] = sorted(asked)
     return filters
 
 

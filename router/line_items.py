@@ -10,16 +10,16 @@ from collections.abc import Callable
 
 from mappings.analysis import analysis
 from mappings.metrics import CJK
-from mappings.vocabulary import fold, words
-from router.fallback import figure_filters, figure_span, labels_of, row_passage
+from mappings.vocabulary import fold, simplified_in_place, words
+from router.fallback import own_period_filters, figure_span, labels_of, row_passage
 from router.search_words import content_query
 from schema.models import Passage, QueryPlan
 
 ITEMS_EACH = 3  # rows quoted per company
 # words of a question that ask for the amount, not what it is of
-_ASKING = re.compile(r"\b(?:what|was|were|is|are|the|a|an|how|much|many|did|does|do|for|of|in|at|on|as|to|by|its|their|"
+_ASKING = re.compile(r"(?<![\w-])(?:what|was|were|is|are|the|a|an|how|much|many|did|does|do|for|of|in|at|on|as|to|by|its|their|"
                      r"amount|value|figure|reported|report|year|years|ended|ending|end|fiscal|period|quarter|"
-                     r"annual|approximately|about)\b|[?？。，,]", re.I)
+                     r"annual|approximately|about)(?![\w-])|[?？。，,]", re.I)
 _ASKING_ZH = re.compile(r"(?:是多少|为多少|有多少|多少|几何|是什么|多大|情况|如何|怎么样|的)$")
 _TAIL_ZH = re.compile(r"(?:余额|金额|总额|规模|数额|水平|账面余额|账面价值)$")
 
@@ -52,7 +52,7 @@ def asks_line_item(plan: QueryPlan) -> bool:
 
 # between a row's label and its first figure: spacing, a currency, a note reference or a linking word, nothing that
 # makes the label part of another item ("Total deposits in U.S. offices 1,895,995" is not total deposits)
-_GAP = re.compile(r"[\s:：$¥￥()（）\-–—,，、/]*(?:(?:hk\$?|us\$?|s\$?|rmb|hkd|usd|cny|人民币|港币|港元|约|約|approximately|about|"
+_GAP = re.compile(r"[\s:：$¥￥()（）\-–—,，、/]*(?:[（(][^()（）]{0,60}[)）]\s*)?(?:(?:hk\$?|us\$?|s\$?|rmb|hkd|usd|cny|人民币|港币|港元|约|約|approximately|about|"
                   r"was|were|amounted\s+to|of|losse?s?|charges?|expenses?|net|为|為|达|達|note\s*\d+|附注\s*\d+)[\s:：$()（）,，]*)*", re.I)
 _LINE_HEAD = re.compile(r"[\s•●■◆▪·\-–—*]*(?:\(?[a-z0-9ivx]{1,4}[.)）]\s*)?(?:[（(]?[一二三四五六七八九十]+[、)）]\s*)?$", re.I)
 
@@ -95,16 +95,63 @@ def line_item_passages(searcher: Callable, plan: QueryPlan, labels: list[str] | 
     """The rows (or sentences) of the asked period's reports that print the question's line item (or ``labels``)
     with its figure, each quoted from the start of its line to the end of the row."""
     labels = labels or topic_labels(plan)
-    filters = figure_filters(plan)
+    filters = own_period_filters(plan)
     evidence = searcher(plan, filters, whole=True)
     if filters.get("fiscal_period") and getattr(evidence, "widened", None):
         return []  # found only outside the asked period's reports
     out = []
     for p in evidence:
-        span = figure_span(p.text, labels)
-        if span is None or not own_row(p.text, span, labels):
+        text = simplified_in_place(p.text)  # a Traditional page read in the question's folded words
+        span = figure_span(text, labels)
+        if span is None or not own_row(text, span, labels):
             continue
         out.append(row_passage(p, span))
         if len(out) >= ITEMS_EACH:
             break
     return out
+
+
+# a sentence or a line: ends at 。 ; a line break, or a full stop before a capital ("U.S." and "1.5" end none)
+_SENTENCE_END = re.compile(r"[。;；\n]|(?<=[a-z)]{2}\.)\s+(?=[A-Z(])")
+# how an amount is asked: "how much", 多少, "what was / is ..."; a bare phrase ("H100 average selling price FY24")
+_AMOUNT_CUE = re.compile(r"\bhow\s+(?:much|many)\b|多少|几何|\bwhat\s+(?:was|were|is|are)\b|\b(?:amount|figure|value)\b", re.I)
+_QUESTION_WORD = re.compile(r"\b(?:what|which|how|why|who|when|where|did|does|do|is|are|was|were|can|could|should|"
+                            r"describe|explain|list|tell|give|show)\b|[?？]|什么|哪|怎|如何|为什么|是否|吗", re.I)
+# a figure: not a year, not a form's or an item's number ("10-K", "(4)")
+_A_FIGURE = re.compile(r"(?<![\w.(])(?!(?:19|20)\d\d(?![\d,.]))\$?\d[\d,]*(?:\.\d+)?(?![\w-])")
+
+
+def asks_amount(plan: QueryPlan) -> bool:
+    """Does the question ask for an amount ("how much", 多少, "what was the ..."; or name the item alone), not for
+    what a filing says ("What risks does X describe", "Why did ...")?"""
+    text = fold(plan.question)
+    if words("narrative").search(text):
+        return False
+    return bool(_AMOUNT_CUE.search(text)) or not _QUESTION_WORD.search(text)
+
+
+def topic_words(plan: QueryPlan) -> list[str]:
+    """What a sentence about the line item names: the label's words (Latin, three letters or more, not a question
+    word), or two-character runs of its Chinese (a report words it its own way: 每股派现金 is printed 每10股派发现金)."""
+    label = (topic_labels(plan) or [""])[0]
+    if CJK.search(label):
+        return [label[i: i + 2] for i in range(max(len(label) - 1, 1))]
+    return [w for w in re.findall(r"[a-z][a-z&'’-]{2,}", label) if not _ASKING.fullmatch(w)]
+
+
+def prints_a_figure(text: str, plan: QueryPlan) -> bool:
+    """Does a sentence (or table line) of ``text`` that names the line item print a figure (not a year)? Passages
+    that only mention it ("average selling prices may decline") give no amount. A page in another language than
+    the question's is not judged by the question's words (True)."""
+    words_ = topic_words(plan)
+    if not words_ or bool(CJK.search(words_[0])) != bool(CJK.search(text)):
+        return True
+    text = simplified_in_place(re.sub(r"(?<=[\u4e00-\u9fff])\n(?=[\u4e00-\u9fff])", "", text))  # Chinese runs on
+    # Chinese: one run of the label; English: its head (the last word) and one more of its words
+    need = 1 if CJK.search(words_[0]) else min(2, len(words_))
+    head = "" if CJK.search(words_[0]) else words_[-1]
+    lower = text.casefold()
+    for sentence in _SENTENCE_END.split(lower):
+        if head in sentence and sum(w in sentence for w in words_) >= need and _A_FIGURE.search(sentence):
+            return True
+    return False

@@ -10,7 +10,7 @@ import duckdb
 
 from mappings.metrics import PERIOD_WORDS, display_name, metrics, question_labels, ratios, share_ratio
 from mappings.vocabulary import (ambiguous_metric_words, bare_metric_words, fold, generic_company_words, market_measure_words,
-                                 non_gaap_words, not_company_words, part_after_words, part_nouns, part_words,
+                                 non_gaap_words, not_company_words, part_after_words, part_fillers_zh, part_nouns, part_words,
                                  readings, section_words,
                                  standard_words, words)
 from router.calendar import company_named
@@ -188,17 +188,21 @@ _LAST_WORD = re.compile(r"([a-z][a-z0-9&.'’\-]*)\s*$")
 _NO_PART = re.compile(r"^(?:fy|q[1-4]|h[12]|\d)")
 
 
-def part_of(question: str, start: int, named: list[tuple[int, int]]) -> str | None:
+def part_of(question: str, start: int, named: list[tuple[int, int]], flow: bool = True) -> str | None:
     """The word right before a metric mention that narrows it to a part of the company's figure ("services
     revenue", "bitcoin revenue", 境外业务收入), if any: in English a word that is not a company's name, a period,
     another metric or one of ``measures.part_of.not_a_part``; in Chinese one of its ``markers`` ending the words
-    before it. ``named`` are the spans of the question (normalised) that name companies, periods and metrics."""
+    before it, or (``flow``: a metric of a period, not a balance) the words left between the names and the metric
+    (:func:`_unmarked_part`). ``named`` are the spans of the question (normalised) that name companies, periods and
+    metrics."""
     text = _norm(question)
     plain, markers = part_words()
     before = text[:start]
     if _CJK.search(before[-1:] or "") or before.endswith("的"):
         m = markers.search(re.sub(r"的$", "", before))
-        if m is None or any(a < m.end() and m.start() < b for a, b in named):
+        if m is None:
+            return _unmarked_part(before, named) if flow else None
+        if any(a < m.end() and m.start() < b for a, b in named):
             return None
         head = re.search(r"(?:[\u4e00-\u9fff]|[a-z0-9&]+){0,4}$", before[: m.start()])  # 小分子cdmo业务
         start_at = max([head.start(), *(b for a, b in named if b <= m.start())])  # not a company's or period's words
@@ -217,6 +221,18 @@ def part_of(question: str, start: int, named: list[tuple[int, int]]) -> str | No
     while words_ and words_[0] in nouns:  # "... segment revenue" names no part by itself
         words_.pop(0)
     return " ".join(words_) or None
+
+
+def _unmarked_part(before: str, named: list[tuple[int, int]]) -> str | None:
+    """A Chinese part without a marker word: a product or line named right before the metric (罐式集装箱毛利率): the
+    Chinese words after the last company or period name, less those at either end that narrow nothing
+    (``measures.part_of.not_a_part_zh``: 公司, 全年, 实现 ...); two characters or more."""
+    start_at = max([0, *(b for a, b in named if b <= len(before))])
+    run = re.search(r"[\u4e00-\u9fff]*$", before[start_at:]).group(0)
+    head, tail = part_fillers_zh()
+    while run != (run := tail.sub("", head.sub("", run))):
+        pass
+    return run if len(run) >= 2 else None
 
 
 def part_after(question: str, end: int) -> str | None:
@@ -320,7 +336,8 @@ class Planner:
                             for mid in dict.fromkeys(aside)]
         non_gaap: list[tuple[str, str]] = []
         named = _spans(_norm(question), [c.matched for c in companies] + [p.matched for p in periods]) \
-            + [(a, b) for a, b, _, _ in mentions]
+            + [(a, b) for a, b, _, _ in mentions] \
+            + [m.span() for phrases in standard_words().values() for m in phrases.regex.finditer(_norm(question))]
         standard = self.other_standard(question, companies)
         for start, end, alias, mid in mentions:
             if standard:  # a figure under another standard than the company's stored ones: quoted, never swapped
@@ -336,7 +353,8 @@ class Planner:
                              f"reported {display_name(mid)}; passages quote the filing's own figure")
                 continue
             # (without a company named, the word may be a company the warehouse lacks: "Tencent's revenue")
-            part = part_of(question, start, named) if companies else None
+            flow = mid not in metrics() or metrics()[mid].period != "instant"
+            part = part_of(question, start, named, flow) if companies else None
             if part:  # a segment's, product's or region's figure: never answered with the company's total
                 non_gaap.append((part, mid))
                 notes.append(f"'{part} {alias}' is a part of the company's {display_name(mid)} (a segment, product, "

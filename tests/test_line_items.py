@@ -59,3 +59,50 @@ def test_a_chinese_label_is_not_the_tail_of_a_longer_term():
     assert span is None or not own_row(text, span, ["业务毛利率"])
     text = "公司的业务毛利率为 30.1%"
     assert own_row(text, figure_span(text, ["业务毛利率"]), ["业务毛利率"])
+
+
+@pytest.mark.parametrize("question, amount", [
+    ("Nvidia H100 average selling price fiscal 2024", True),  # the item named alone
+    ("How much was the cash sign-on bonus Foot Locker paid its new CEO?", True),
+    ("华润三九2022年度分红方案，每股派现金多少？", True),
+    ("What principal risks and uncertainties does Ri Ying describe in its 2021 annual report?", False),
+    ("Why did the brokerage income of Emperor Capital fall in 2021?", False),
+])
+def test_an_amount_is_asked(question, amount):
+    from router.line_items import asks_amount
+    from schema.models import QueryPlan
+
+    assert asks_amount(QueryPlan(question=question)) is amount
+
+
+@pytest.mark.parametrize("question, text, prints", [
+    # NVIDIA FY2024 10-K risk factors: mentions of average selling prices, no figure ("10-K" is no amount)
+    ("Nvidia H100 average selling price fiscal 2024",
+     "In the past, we have experienced a reduction in average selling prices, including due to channel pricing "
+     "programs that we have implemented. Our competitors' products described in this annual report on Form 10-K may "
+     "result in lower-than-expected selling prices for our products.", False),
+    # FOOTLOCKER 8-K of 2022-08-19 p2
+    ("Foot Locker Mary Dillon sign-on bonus", "The Employment Agreement provides that Ms. Dillon will also be "
+     "provided with a cash sign-on bonus equal to $250,000.", True),
+    # 000999 2022 summary p1: the dividend per 10 shares, printed across a line break
+    ("华润三九2022年度分红方案，每股派现金多少？", "以 2022年末总股本 98,834.60 万股为基数，向全体股东每 10 股派发现\n"
+     "金红利 10 元（含税），送红股 0 股（含税）", True),
+    ("华润三九2022年度分红方案，每股派现金多少？", "公司重视对投资者的合理回报，分红政策保持稳定。", False),
+    # a page in the other language than the question's is not judged by the question's words
+    ("Ping An Bank credit cost FY24", "信贷成本 1.56 1.85 2.01", True),
+])
+def test_a_passage_prints_the_items_figure(question, text, prints):
+    from router.line_items import prints_a_figure
+    from schema.models import QueryPlan
+
+    assert prints_a_figure(text, QueryPlan(question=question)) is prints
+
+
+def test_a_definition_between_label_and_figure_is_an_aside():
+    from mappings.vocabulary import simplified_in_place
+
+    # 2324 (Capital VC) 2021 annual report p12, printed in Traditional Chinese
+    text = simplified_in_place("資產負債比率\n資產負債比率（定義為計息負債總額╱權益總額）\n為4.5%（二零二零年：8.13%）。")
+    labels = ["资产负债比率"]
+    span = figure_span(text, labels)
+    assert span is not None and own_row(text, span, labels) and text[span[0]: span[1]].endswith("4.5%")

@@ -109,3 +109,18 @@ def test_a_part_noun_may_be_left_out_where_the_part_is_printed():
 
     assert names_measure("International net sales were $114.6 billion", "international segment", "revenue")
     assert names_measure("Civil engineering works\nrevenue was S$35.3 million", "civil engineering works", "revenue")
+
+
+@pytest.mark.parametrize("question, metrics, part", [
+    ("药明康德2025年一季度原料药营业收入", [], "原料药"),  # a product named without a marker word
+    ("药明康德2025年一季度利息收入", [], None),  # 收入 inside another term names no metric
+    ("药明康德2025年一季度境外收入", [], "境外"),  # 收入 after a marker names the part's revenue
+    ("药明康德2025年一季度测试业务收入", [], "测试业务"),
+    ("药明康德2025年一季度公司实现营业收入", ["revenue"], None),  # words that narrow nothing
+    ("药明康德2025年一季度的营收", ["revenue"], None),
+    ("药明康德2025年一季度按中国会计准则的营业收入", ["revenue"], None),
+])
+def test_chinese_words_before_the_metric_name_a_part_or_nothing(f, question, metrics, part):
+    plan = f.plan(question)
+    assert plan.metrics == metrics
+    assert [w for w, _ in plan.non_gaap] == ([part] if part else [])

@@ -1,0 +1,216 @@
+"""A part of a company's figure printed in a breakdown table: a segment's, region's or product line's revenue,
+gross margin or profit. Reports print it in one of two shapes, and the answer quotes the table's header with the row,
+so the figure is read with its columns and unit:
+
+* the part heads a row of a table about the metric ("分地区 营业收入 营业成本 毛利率 ... 境外 737,763,832.75",
+  "Segment Information ... Digital Marketing ...... 1,508.9 1,355.2", "测试业务（WuXi Testing） 567,073.84"):
+  :func:`part_row_span`;
+* the part heads a table whose rows are the metric ("... for the Optical Communications segment (in millions): ...
+  Segment net sales $ 4,349 $ 3,563"): :func:`part_table_span`.
+
+A part is looked for by its name as the question writes it (with or without its part noun: "Digital Marketing
+segment" is printed "Digital Marketing"), then by its name in the other language (``measures.part_of.same_part``:
+an English question's "overseas" on an A-share report's 境外 row)."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+
+from mappings.metrics import CJK, metrics, printed_names
+from mappings.vocabulary import (fold, non_gaap_words, part_after_words, part_markers, part_nouns, same_part_names,
+                                 simplified_in_place, standard_words, words)
+from router.fallback import own_period_filters, figure_span, labels_of, span_passage
+from schema.models import Passage, QueryPlan
+
+PARTS_EACH = 2  # tables quoted per part asked
+HEADER_BEFORE = 900  # the metric's name in the table's header: at most this many characters before the row
+HEADER_AFTER = 400  # or in a total row under it ("Total revenue")
+TABLE_AFTER = 600  # the metric's row under a part's heading: at most this many characters after it
+QUOTE_MAX = 1200  # header to row quoted as one span up to this length; beyond it, the row alone
+_FIGURE = re.compile(r"[(\-–]?\s?(?:[$¥￥]|HK\$|US\$|S\$|RMB)?\s?\d[\d,]*(?:\.\d+)?", re.I)
+# what may stand between a row's label and its first figure: leaders, spacing, a currency, a name or note in brackets
+_ROW_GAP = re.compile(r"(?:[\s.·…:：$¥￥_）)-]|HK\$|US\$|S\$|RMB|[（(][^()（）\n]{0,40}[)）])*", re.I)
+_AMOUNT = re.compile(r"\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+\.\d{2,}")
+_WRAPPED_GAP = re.compile(r"(?:[\s.·…:：$¥￥_）)%-]|[（(][^()（）\n]{0,40}[)）]|[\u4e00-\u9fff]{1,4}|\d+(?:\.\d+)?)*")
+# what may stand before a part's name on its row: a bullet, a numbering, an opening bracket, the part's other name
+_ROW_HEAD = re.compile(r"[\s•●■◆▪·\-–—*（(]*(?:[a-z0-9ivx]{1,4}[.)）]\s*)?(?:[\u4e00-\u9fff]{1,12}\s*[（(])?\s*$", re.I)
+# a row's label may go on past the part's name with what it covers ("General building works and associated services")
+_LABEL_GOES_ON = re.compile(r"(?:\s+(?:and|&)(?:\s+[a-z][\w’'-]*){1,3})?", re.I)
+HEADING_MAX = 60  # a heading line is at most this long
+SENTENCE_GAP = 12  # a sentence names the part and then the metric: at most this many characters between them
+_METRIC_ROW_HEAD = re.compile(r"[\s•●■◆▪·\-–—*]*(?:segment|total|reportable segment|分部|板块)?\s*$", re.I)
+
+
+def _flexible(name: str) -> re.Pattern:
+    """A name as printed: any spacing (a line break inside it too), any case, not inside a longer word."""
+    pieces = [re.escape(piece) for piece in re.split(r"\s+", name.strip()) if piece]
+    body = r"\s*".join(r"\s*".join(re.escape(ch) for ch in p) if CJK.search(p) else p for p in pieces)
+    body = body.replace(r"\ ", r"\s+")
+    return re.compile(rf"(?<![\w&]){body}(?![\w&])" if not CJK.search(name) else body, re.I)
+
+
+def part_names(qualifier: str) -> tuple[list[str], list[str]]:
+    """(the part's names as the question writes them, its names in the other language)."""
+    q = qualifier.casefold().strip()
+    bare = " ".join(w for w in q.split() if w not in part_nouns()) or q
+    cjk_bare = re.sub(r"(?:业务|板块|分部)$", "", bare) if CJK.search(bare) else bare
+    own = [w for w in dict.fromkeys([q, bare, cjk_bare]) if len(w) >= 2]
+    other = list(dict.fromkeys(name for group in same_part_names() if any(w in group for w in own)
+                              for name in group if name not in own))
+    return own, other
+
+
+def _prose(line: str) -> bool:
+    """A line of running text, not of a table: a sentence's end, many words, or a Chinese clause."""
+    line = line.strip()
+    return (bool(re.search(r"[a-z]{2}\.$|。$", line)) or len(re.findall(r"[A-Za-z]{2,}", line)) > 10
+            or (len(line) > 25 and "，" in line))
+
+
+def table_top(text: str, row_start: int) -> int:
+    """Where the table a row belongs to starts: the lines above it up to running text (a line introducing the table,
+    ending in a colon, is the table's), at most HEADER_BEFORE characters up."""
+    top = row_start
+    while top > 0 and row_start - top < HEADER_BEFORE:
+        prev = text.rfind("\n", 0, top - 1) + 1
+        line = text[prev: top - 1] if top > 0 else ""
+        if _prose(line) and not re.search(r"[：:]\s*$", line):
+            break
+        top = prev
+        if re.search(r"[：:]\s*$", line):
+            break
+    return top
+
+
+def _name_under_row(text: str, line_start: int, m: re.Match) -> tuple[int, int] | None:
+    """A row whose other name, in brackets on its own line, the text layer put under its figures ("测试业务" /
+    "567,073.84 595,773.07" / "（WuXi Testing）"): (the row's start, the end of the bracketed name's line), or None."""
+    line_end = text.find("\n", m.end())
+    line = text[line_start: len(text) if line_end < 0 else line_end].strip()
+    if not re.fullmatch(r"[（(][^()（）]+[)）]", line) or line_start < 2:
+        return None
+    figures_start = text.rfind("\n", 0, line_start - 1) + 1
+    figures = text[figures_start: line_start - 1]
+    label_start = text.rfind("\n", 0, max(figures_start - 1, 0)) + 1
+    label = text[label_start: max(figures_start - 1, label_start)].strip()
+    if not re.fullmatch(r"[\d,.()%\s\-–]+", figures.strip() or "x") or not re.fullmatch(r"[\u4e00-\u9fff]{2,12}", label):
+        return None
+    return label_start, len(text) if line_end < 0 else line_end
+
+
+def part_row_span(text: str, name: re.Pattern, labels: list[str]) -> tuple[int, int] | None:
+    """The span from the top of the table to the end of the row the part heads, when the table is about the metric
+    (one of its names above the row or in a total under it), or None."""
+    lower = text.casefold()
+    for m in name.finditer(text):
+        line_start = text.rfind("\n", 0, m.start()) + 1
+        if not _ROW_HEAD.fullmatch(text[line_start: m.start()]):
+            continue
+        label_end = m.end() + (_LABEL_GOES_ON.match(text, m.end()).end() - m.end() if not CJK.search(m.group(0)) else 0)
+        figure = _FIGURE.search(text, label_end, label_end + 120)
+        if (figure is None or not _ROW_GAP.fullmatch(text[label_end: figure.start()])) and CJK.search(m.group(0)):
+            # a Chinese table's cells wrapped over lines ("境外 减少 4.19" / "737,763,832.75 601,896,081.32 18.42"):
+            # the row's amounts on the next line, short cells before them
+            figure = _AMOUNT.search(text, label_end, label_end + 120)
+            if figure is not None and not _WRAPPED_GAP.fullmatch(text[label_end: figure.start()]):
+                figure = None
+        elif figure is not None and not _ROW_GAP.fullmatch(text[label_end: figure.start()]):
+            figure = None
+        if figure is None or text.count("\n", m.end(), figure.start()) > 2:
+            above = _name_under_row(text, line_start, m)
+            if above is None:
+                continue
+            line_start, row_end = above
+        else:
+            row_end = text.find("\n", figure.end())
+            row_end = len(text) if row_end < 0 else row_end
+            while (more := re.match(r"\n[\d,.()%\s\-–]+(?=\n|$)", text[row_end:])) and _AMOUNT.search(more.group(0)):
+                row_end += more.end()  # the row's amounts wrapped onto the next line
+        top = table_top(text, line_start)
+        if not any(lower.find(w, top, row_end) >= 0 or lower.find(w, row_end, row_end + HEADER_AFTER) >= 0
+                   for w in labels):
+            continue
+        if row_end - top > QUOTE_MAX:
+            top = text.find("\n", row_end - QUOTE_MAX) + 1
+        return top, row_end
+    return None
+
+
+def part_table_span(text: str, name: re.Pattern, labels: list[str]) -> tuple[int, int] | None:
+    """The span from the part's heading to the end of the metric's row under it, or None."""
+    lower = text.casefold()
+    for m in name.finditer(text):
+        head = text.rfind("\n", 0, m.start()) + 1
+        line_end = text.find("\n", m.end())
+        line = text[head: len(text) if line_end < 0 else line_end].strip()
+        # the part heads the table: its own heading line, or the line that introduces the table ("... for the Optical
+        # Communications segment (in millions):"), not a mention in running text
+        if not (re.search(r"[：:]$", line) or (len(line) <= HEADING_MAX and not _prose(line) and not _FIGURE.search(line))):
+            continue
+        after = text[m.end(): m.end() + 4]
+        if CJK.search(after[:1]) and not after.startswith(part_markers()):
+            continue  # a longer term (境外会计准则), not the part
+        window_end = min(len(text), m.end() + TABLE_AFTER)
+        for label in labels:
+            at = lower.find(label, m.end(), window_end)
+            while at >= 0:
+                line_start = text.rfind("\n", 0, at) + 1
+                figure = _FIGURE.search(text, at + len(label), at + len(label) + 80)
+                if line_start > m.end() and _METRIC_ROW_HEAD.fullmatch(text[line_start: at]) and figure is not None \
+                        and _ROW_GAP.fullmatch(text[at + len(label): figure.start()]):
+                    row_end = text.find("\n", figure.end())
+                    return head, len(text) if row_end < 0 else row_end
+                at = lower.find(label, at + 1, window_end)
+    return None
+
+
+def part_sentence_span(text: str, name: re.Pattern, labels: list[str], kind: str | None) -> tuple[int, int] | None:
+    """The span of a sentence that names the part, then the metric with its figure ("公司境外主营业务收入 154,144.57 万元",
+    "Digital Marketing revenue was $1,508.9 million"), from the start of its line, or None."""
+    for m in name.finditer(text):
+        rest = text[m.end():]
+        span = figure_span(rest, labels, kind)
+        if span is not None and span[0] <= SENTENCE_GAP and not re.search(r"[。；;\n]", rest[: span[0]]):
+            end = m.end() + span[1]
+            clause = re.compile(r"[，。；;\n]|,(?!\d)").search(text, end, end + 40)  # with its unit: to the clause's end
+            return text.rfind("\n", 0, m.start()) + 1, clause.start() if clause else end
+    return None
+
+
+def part_row_passages(searcher: Callable, plan: QueryPlan) -> list[Passage]:
+    """For each part the plan asks about (a qualifier that is no non-GAAP word), the tables of the asked period's
+    reports that print its figure, each quoted from its header to the part's row."""
+    if words("share_of").search(fold(plan.question)):
+        return []  # a share of the figure is asked: the part's amount is not it, nor the total beside it
+    filters = own_period_filters(plan)
+    out: list[Passage] = []
+    for qualifier, metric in plan.non_gaap:
+        if non_gaap_words().search(qualifier) or part_after_words().regex.fullmatch(qualifier) \
+                or any(p.regex.fullmatch(qualifier) for p in standard_words().values()):
+            continue  # an adjusted measure, another figure ("goodwill impairment"), another standard: no part
+        own, other = part_names(qualifier)
+        labels = labels_of(metric)
+        kind = metrics()[metric].kind if metric in metrics() else None
+        names = " ".join(dict.fromkeys(printed_names(metric).values()))
+        query = plan.model_copy(update={"sections": [],
+                                        "question": " ".join([plan.question, names, *other]).strip()})
+        evidence = searcher(query, filters, whole=True)
+        if filters.get("fiscal_period") and getattr(evidence, "widened", None):
+            continue  # found only outside the asked period's reports
+        found: list[Passage] = []
+        for group in (own, other):  # the question's own words first
+            patterns = [_flexible(w) for w in group]
+            for p in evidence:
+                text = simplified_in_place(p.text)  # a Traditional page read in the question's folded words
+                span = next((s for pat in patterns for s in (part_row_span(text, pat, labels),
+                                                             part_table_span(text, pat, labels),
+                                                             part_sentence_span(text, pat, labels, kind)) if s), None)
+                if span is not None:
+                    found.append(span_passage(p, *span))
+                if len(found) >= PARTS_EACH:
+                    break
+            if found:
+                break
+        out += found
+    return out

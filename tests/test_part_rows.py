@@ -1,0 +1,71 @@
+"""A part of a company's figure (a segment's, region's or product's) is read from the breakdown table that prints it,
+quoted from the table's top to the part's row (router/part_rows.py). Expected figures are read from the pages named
+beside each case; the page text is the corpus PDF's as the parser reads it."""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+import pytest
+
+from conftest import require_corpus
+from router.fallback import labels_of
+from router.part_rows import _flexible, part_names, part_row_span, part_sentence_span, part_table_span
+
+
+@lru_cache(maxsize=None)
+def page(market: str, name: str, number: int) -> str:
+    from parsers.pdf_pages import read_pages
+
+    parts = ("us", "financebench", "pdfs", name) if market == "us" else (market, name)
+    return read_pages(require_corpus(*parts))[number - 1].text
+
+
+def quoted(text: str, qualifier: str, metric: str) -> str | None:
+    own, other = part_names(qualifier)
+    labels = labels_of(metric)
+    for names in (own, other):
+        for name in names:
+            pattern = _flexible(name)
+            for span in (part_row_span(text, pattern, labels), part_table_span(text, pattern, labels),
+                         part_sentence_span(text, pattern, labels, None)):
+                if span:
+                    return text[span[0]: span[1]]
+    return None
+
+
+@pytest.mark.parametrize("market, name, number, qualifier, metric, figure, header", [
+    # the part heads a row of a revenue table; its English name in brackets ("测试业务（WuXi Testing）")
+    ("cn", "603259_yaomingkangde_2024_summary.pdf", 7, "wuxi testing segment", "revenue", "567,073.84", "营业收入"),
+    ("cn", "603259_yaomingkangde_2024_summary.pdf", 7, "测试业务", "revenue", "567,073.84", "营业收入"),
+    # a region row whose cells the text layer wrapped (境外 ... / 737,763,832.75 ...), under 分地区 营业收入
+    ("cn", "603339_sifangkeji_2019_annual.pdf", 12, "境外", "revenue", "737,763,832.75", "分地区"),
+    # a product row of the same page's 分产品 table, gross margin among its columns
+    ("cn", "603339_sifangkeji_2019_annual.pdf", 12, "罐式集装箱", "gross_margin", "764,321,152.14", "毛利率"),
+    # the English question's "overseas" is the report's 境外
+    ("cn", "300347_taigeyiyao_2025_interim.pdf", 17, "overseas", "revenue", "154,144.57 万元", "境外主营业务收入"),
+    # a segment row of a US table; the row's label goes on past the part's name
+    ("us", "ADOBE_2015_10K.pdf", 42, "digital marketing segment", "revenue", "1,508.9", "Fiscal"),
+    ("hk", "1741_riying_2021_annual.pdf", 7, "general building works", "revenue", "70,578", "revenue"),
+    # the part heads a table whose row is the metric
+    ("us", "CORNING_2021_10K.pdf", 37, "optical communications", "revenue", "Segment net sales $ 4,349 $ 3,563 $ 4,064",
+     "Optical Communications segment"),
+])
+def test_a_parts_figure_is_quoted_with_its_table(market, name, number, qualifier, metric, figure, header):
+    quote = quoted(page(market, name, number), qualifier, metric)
+    assert quote is not None
+    flat = " ".join(quote.split())
+    assert figure in flat and header in flat
+
+
+def test_a_mention_in_running_text_heads_no_table():
+    # 603339 2019 annual p6: "按照境外会计准则 ... 营业收入 333,437,272.78" is a quarterly table, not overseas revenue
+    text = page("cn", "603339_sifangkeji_2019_annual.pdf", 6)
+    assert "境外会计准则" in text
+    assert quoted(text, "境外", "revenue") is None
+
+
+def test_a_longer_row_label_is_another_row():
+    text = "Segment revenue (in millions)\nDigital Media Services ....... 120.5 110.2\nTotal revenue 500.0 480.0"
+    assert quoted(text, "digital media", "revenue") is None
+    assert "120.5" in quoted(text, "digital media services", "revenue")
