@@ -185,6 +185,11 @@ def figure_span(text: str, labels: list[str], kind: str | None = None) -> tuple[
     return (best[2], best[3]) if best else None
 
 
+# after a metric's label the qualifier is linked to it by these words only ("earnings per share from continuing
+# operations", "goodwill impairment losses"); "Microsoft Cloud revenue, which includes Azure" is another measure
+_LINKED = r"(?:\s+(?:from|of|in|for|by|at|on|to|the|our|its|generated|derived|attributable|related))*\s*[\s:(\-–]\s*"
+
+
 def names_measure(text: str, qualifier: str, metric: str) -> bool:
     """Does a passage name the company-defined measure asked for: the qualifier ("adjusted", 经调整) within a couple
     of words of one of the metric's labels, before it ("adjusted diluted EPS", "Adjusted EBITDA") or after it
@@ -204,8 +209,8 @@ def names_measure(text: str, qualifier: str, metric: str) -> bool:
             gap = r"[^。；;，,\n]{0,12}"
             if any(re.search(w + gap + name, joined) or re.search(name + gap + w, joined) for w in words_zh | {word}):
                 return True
-        elif any(re.search(r"(?<![\w&])(?:" + w + r"(?:\W+\w+){0,2}\W+" + name + "|" + name + r"(?:\W+\w+){0,2}\W+"
-                           + w + r")(?![\w&])", lower) for w in words_en):
+        elif any(re.search(r"(?<![\w&])(?:" + w + r"(?:\W+\w+){0,2}\W+" + name + "|" + name + _LINKED + w + r")(?![\w&])",
+                           lower) for w in words_en):
             return True
     return False
 
@@ -271,10 +276,13 @@ def figure_filters(plan: QueryPlan) -> dict:
 
 def own_period_filters(plan: QueryPlan) -> dict:
     """:func:`figure_filters` without the longer reports a quarter's search also reads (the year's report for Q4,
-    the half year's for Q2): a segment's or line item's figure printed there is the longer period's."""
+    the half year's for Q2): a flow's figure printed there is the longer period's (a balance at the quarter's end is
+    the same in both, and keeps them)."""
     filters = figure_filters(plan)
     asked = {p.fiscal_period for p in plan.periods if p.fiscal_year}
-    if filters.get("fiscal_period") and asked and asked <= {"Q2", "Q4"}:
+    balances = any(p.instant for p in plan.periods) or any(
+        metrics()[m].period == "instant" for m in plan.metrics if m in metrics())  # the year-end balance is Q4's
+    if filters.get("fiscal_period") and asked and asked <= {"Q2", "Q4"} and not balances:
         filters["fiscal_period"] = sorted(asked)
     return filters
 
@@ -288,8 +296,9 @@ def search_for_figures(searcher: Callable, plan: QueryPlan, whole_line: bool = F
     quoted of the units found, by default :func:`figure_passages`; ``hint``: words joined to the query, the words
     of what is looked for). A report of
     another period prints other figures under the same label (an interim's half-year margin, an annual report's
-    year-end assets for a quarter-end question): when only those are found, nothing is quoted."""
-    filters = figure_filters(plan)
+    year-end assets for a quarter-end question, its year's revenue for a fourth quarter's): when only those are found,
+    nothing is quoted."""
+    filters = own_period_filters(plan)
     asked = bool(filters.get("fiscal_period"))
     found: list[Passage] = []
     for metric in plan.metrics:

@@ -11,7 +11,7 @@ from collections.abc import Callable
 from mappings.analysis import analysis
 from mappings.metrics import CJK
 from mappings.vocabulary import fold, simplified_in_place, words
-from router.fallback import own_period_filters, figure_span, labels_of, row_passage
+from router.fallback import figure_span, labels_of, own_period_filters, row_passage
 from router.search_words import content_query
 from schema.models import Passage, QueryPlan
 
@@ -118,7 +118,8 @@ _AMOUNT_CUE = re.compile(r"\bhow\s+(?:much|many)\b|多少|几何|\bwhat\s+(?:was
 _QUESTION_WORD = re.compile(r"\b(?:what|which|how|why|who|when|where|did|does|do|is|are|was|were|can|could|should|"
                             r"describe|explain|list|tell|give|show)\b|[?？]|什么|哪|怎|如何|为什么|是否|吗", re.I)
 # a figure: not a year, not a form's or an item's number ("10-K", "(4)")
-_A_FIGURE = re.compile(r"(?<![\w.(])(?!(?:19|20)\d\d(?![\d,.]))\$?\d[\d,]*(?:\.\d+)?(?![\w-])")
+_A_FIGURE = re.compile(r"(?:(?<![\w.(])|(?<=rmb|hkd|usd|cny|sgd)|(?<=hk\$|us\$)|(?<=s\$))(?!(?:19|20)\d\d(?![\d,.]))\$?"
+                       r"\d[\d,]*(?:\.\d+)?(?![\w-])")
 
 
 def asks_amount(plan: QueryPlan) -> bool:
@@ -155,3 +156,4 @@ def prints_a_figure(text: str, plan: QueryPlan) -> bool:
         if head in sentence and sum(w in sentence for w in words_) >= need and _A_FIGURE.search(sentence):
             return True
     return False
+

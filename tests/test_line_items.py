@@ -106,3 +106,12 @@ def test_a_definition_between_label_and_figure_is_an_aside():
     labels = ["资产负债比率"]
     span = figure_span(text, labels)
     assert span is not None and own_row(text, span, labels) and text[span[0]: span[1]].endswith("4.5%")
+
+
+def test_an_amount_printed_before_its_label_with_its_currency():
+    from router.line_items import prints_a_figure
+    from schema.models import QueryPlan
+
+    # 0618 (PKU Resources) 2020 MD&A extract p6
+    text = "As at 31 December 2020, the Group had approximately RMB12,173.9 million interest-bearing bank and other borrowings"
+    assert prints_a_figure(text, QueryPlan(question="PKU interest-bearing bank and other borrowings at 31 December 2020"))

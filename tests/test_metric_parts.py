@@ -124,3 +124,37 @@ def test_chinese_words_before_the_metric_name_a_part_or_nothing(f, question, met
     plan = f.plan(question)
     assert plan.metrics == metrics
     assert [w for w, _ in plan.non_gaap] == ([part] if part else [])
+
+
+@pytest.mark.parametrize("question, metrics, qualified", [
+    # a transaction's gain or loss is its own line, not the year's profit
+    ("Walmart net loss on disposal of subsidiaries in fiscal 2025", [], True),
+    ("Walmart gain on sale of business fiscal 2025", [], False),  # "gain" names no metric of the vocabulary
+    # revenue from a group of customers is a part; revenue from contracts with customers is revenue
+    ("Walmart revenue from Mexico customers in fiscal 2025", [], True),
+    ("Walmart revenue from contracts with customers in fiscal 2025", ["revenue"], False),
+    # a statement row "Consolidated net income attributable to Walmart" is the parent's; net current liabilities are
+    # working capital below zero; turnover days are days outstanding
+    ("Walmart consolidated net income attributable to Walmart fiscal 2025", ["net_income_parent"], False),
+    ("Walmart consolidated net income fiscal 2025", ["net_income"], False),
+    ("Walmart net current liabilities at the end of fiscal 2025", ["working_capital"], False),
+    ("Walmart trade receivables turnover days fiscal 2025", ["days_sales_outstanding"], False),
+    ("药明康德2025年一季度应收帐款周转天数", ["days_sales_outstanding"], False),
+])
+def test_words_after_the_metric_and_printed_names(f, question, metrics, qualified):
+    plan = f.plan(question)
+    assert plan.metrics == metrics and bool(plan.non_gaap) is qualified
+
+
+@pytest.mark.parametrize("text, qualifier, metric, named", [
+    # MICROSOFT_2023_10K: "Microsoft Cloud revenue, which includes Azure and other cloud services" is not Azure's
+    ("Our Microsoft Cloud revenue, which includes Azure and other cloud services, was $111.6 billion", "azure",
+     "revenue", False),
+    ("Revenue from Azure and other cloud services grew 29%", "azure", "revenue", True),
+    ("Diluted earnings per share from continuing operations 1.23", "continuing operations", "eps_diluted", True),
+    ("Goodwill impairment losses 1,197 7,008", "impairment", "goodwill", True),
+])
+def test_a_qualifier_after_the_label_is_linked_to_it(text, qualifier, metric, named):
+    from router.fallback import names_measure
+
+    assert names_measure(text, qualifier, metric) is named

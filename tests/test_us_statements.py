@@ -192,6 +192,12 @@ def test_us_labels_map_with_company_names_and_headings():
     # the minority's share is its own metric (the net-income identity's third term), never the parent's
     assert metric_for_label("US", "income", "Net income attributable to noncontrolling interests")[0] == \
         "net_income_minority"
+    # WALMART_2018_10K p57: "Consolidated net income attributable to noncontrolling interest (661)" and "Consolidated
+    # net income attributable to Walmart $ 9,862" under "Consolidated net income 10,523"
+    assert metric_for_label("US", "income", "Consolidated net income attributable to Walmart")[0] == "net_income_parent"
+    assert metric_for_label("US", "income", "Consolidated net income attributable to noncontrolling interest")[0] == \
+        "net_income_minority"
+    assert metric_for_label("US", "income", "Consolidated net income")[0] == "net_income"
     assert metric_for_label("US", "income", "Earnings per share: Diluted")[0] == "eps_diluted"
     assert metric_for_label("US", "income", "Weighted-average shares outstanding: Basic") is None
     assert metric_for_label("US", "balance", "Total 3M Company shareholders’ equity")[0] == "equity_parent"
