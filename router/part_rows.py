@@ -80,6 +80,10 @@ def table_top(text: str, row_start: int) -> int:
         top = prev
         if re.search(r"[：:]\s*$", line):
             break
+    if top > 0 and text[top: top + 1].islower():  # the table's intro sentence began on the line before
+        prev = text.rfind("\n", 0, top - 1) + 1
+        start = max(text.rfind(". ", prev, top - 1), text.rfind("。", prev, top - 1))
+        top = start + 2 if start >= 0 and text[start] == "." else start + 1 if start >= 0 else prev
     return top
 
 

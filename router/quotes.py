@@ -39,7 +39,10 @@ _ROOT_SUFFIXES = ("ations", "ation", "ings", "ing", "ed", "es", "al", "s")
 
 _WHEN = re.compile(r"\b(?:when|timeline|timing|by when|what date|which year|deadline|schedule)\b|何时|什么时候|哪一年|时间表|期限",
                    re.I)
+# a figure asked: "how much", 多少, or "what" then an amount's name ("What 2022 revenue and operating margin did X guide to")
 _HOW_MUCH = re.compile(r"\bhow (?:much|many|fast|quickly|large|big)\b|\bwhat (?:amount|percentage|share|rate)\b|"
+                       r"\bwhat\s+(?:[\w'’-]+\s+){0,3}(?:revenues?|sales|margins?|eps|earnings|income|profits?|growth|"
+                       r"capex|capital expenditures?|spending|costs?|prices?|rates?|ratios?|returns?)\b|"
                        r"\bby how much\b|多少|几成|金额|比例|增速|幅度", re.I)
 _DATE = re.compile(r"\b(?:19|20)\d\d\b|\b(?:January|February|March|April|May|June|July|August|September|October|"
                    r"November|December)\b|\d{4}年|\d{1,2}月")

@@ -46,6 +46,8 @@ def quoted(text: str, qualifier: str, metric: str) -> str | None:
     ("cn", "300347_taigeyiyao_2025_interim.pdf", 17, "overseas", "revenue", "154,144.57 万元", "境外主营业务收入"),
     # a segment row of a US table; the row's label goes on past the part's name
     ("us", "ADOBE_2015_10K.pdf", 42, "digital marketing segment", "revenue", "1,508.9", "Fiscal"),
+    # the table's intro sentence begins on the line before: its qualifier is quoted ("Subscription\nrevenue by ...")
+    ("us", "ADOBE_2015_10K.pdf", 41, "digital marketing segment", "revenue", "937.0", "Subscription revenue"),
     ("hk", "1741_riying_2021_annual.pdf", 7, "general building works", "revenue", "70,578", "revenue"),
     # the part heads a table whose row is the metric
     ("us", "CORNING_2021_10K.pdf", 37, "optical communications", "revenue", "Segment net sales $ 4,349 $ 3,563 $ 4,064",

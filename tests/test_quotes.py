@@ -74,3 +74,16 @@ def test_a_quote_that_introduces_a_list_carries_the_list():
     plain = "Revenue rose.\nWe face competition.\n• one item after a sentence that introduces nothing\n• another item"
     a, b = best_quote(plain, term_weights("competition", [plain]))
     assert plain[a:b].startswith("We face competition.") and "another item" not in plain[a:b]
+
+
+def test_what_then_an_amounts_name_asks_for_a_figure():
+    # the figure sentence as UPS's Q4 2021 call says it (transcripts/UPS_2021_Q4); a later sentence repeats the
+    # question's words without a number
+    text = ("In 2022, consolidated revenues are expected to be about $102 billion. Operating margin is expected to be "
+            "approximately 13.7%. Our people delivered for customers through the holidays, and the network ran well. "
+            "Our 2022 revenue plan builds on what we expect from the company in 2022.")
+    weights = term_weights("revenue expect 2022 company", [text])
+    a, b = best_quote(text, weights, cues("What revenue does the company expect for 2022?"))
+    assert "$102 billion" in text[a:b]
+    a, b = best_quote(text, weights, cues("Tell me about the company's revenue in 2022"))  # no figure asked
+    assert "$102 billion" not in text[a:b]
