@@ -4,15 +4,16 @@ no_data with the reason."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 
 import duckdb
 
-from mappings.metrics import ratios
-from mappings.vocabulary import fold, not_company_words, section_words, words
+from mappings.metrics import metrics, ratios
+from mappings.vocabulary import fold, non_gaap_words, not_company_words, section_words, words
 from router.entities import unknown_subject
 from router.counts import counted, prints_count
-from router.fallback import generic_reading, measure_passages, search_for_figures
+from router.fallback import generic_reading, measure_passages, prints_amount, search_for_figures
 from router.reasons import HINT as REASON_HINT, reason_passages
 from router.line_items import (asks_amount, asks_line_item, line_item_passages, measure_labels, prints_a_figure,
                                topic_labels)
@@ -42,6 +43,9 @@ def first(found: list[Passage], passages: list[Passage]) -> list[Passage]:
     """``found`` (printed rows, reasons) before ``passages``, each quote once (same page, same text)."""
     seen = {(p.source.get("document_id"), p.source.get("page"), p.text) for p in found}
     return [*found, *(p for p in passages if (p.source.get("document_id"), p.source.get("page"), p.text) not in seen)]
+
+
+_PERCENT = re.compile(r"\d\s?(?:%|％|percent\b)")
 
 
 class Router:
@@ -178,6 +182,15 @@ class Router:
                                   f"the measure asked for ({asked}); the reported figure is not "
                                   "given in its place", caveats=self._coverage([c.company_id for c in plan.companies]))
             rows = line_item_passages(self.searcher, plan, measure_labels(plan))  # its printed row, with the figure
+            # an amount of a part asked (a segment's revenue), not a company-defined measure's growth ("comparable
+            # sales growth"): passages that name the part without any amount or change ("up nearly 50%") are no answer
+            money = all(m in metrics() and metrics()[m].kind == "money" and not non_gaap_words().search(w)
+                        for w, m in plan.non_gaap) and not words("growth").search(fold(plan.question))
+            if money and not rows and not parts and asks_amount(plan) and not any(prints_amount(p.text) or _PERCENT.search(p.text) for p in named):
+                asked = ", ".join(f"{word} {metric}" for word, metric in plan.non_gaap)
+                return self._base(plan, status="no_data", reason=f"no passage in the indexed filings prints an amount "
+                                  f"for the measure asked for ({asked}): the passages found name it without one",
+                                  caveats=self._coverage([c.company_id for c in plan.companies]))
             passages[:] = first(rows + parts, named)  # in place: the evidence keeps what the search says of its scope
             measure_caveats = self._part_of_year(plan, passages)
         else:

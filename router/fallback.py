@@ -96,6 +96,18 @@ def _is_figure(kind: str | None, window: str, n: re.Match) -> bool:
     return True
 
 
+def prints_amount(text: str) -> bool:
+    """Does ``text`` print an amount of money anywhere (a currency before a number, a scale word, digits grouped in
+    thousands; not a year, not "Office 365")?"""
+    for n in _NUMBER.finditer(text):
+        token = n.group(0).strip()
+        if _YEAR.match(token) or not any(ch.isdigit() for ch in token):
+            continue
+        if _CURRENCY_BEFORE.search(text[max(0, n.start() - 6): n.start()]) or _AMOUNT.search(token):
+            return True
+    return False
+
+
 _MONTHS = r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?"
 _DATE_AFTER = re.compile(r"^\s*(?:" + _MONTHS + r"(?![a-z])|月|日)", re.I)  # "31 October", "10月31日"
 _DATE_BEFORE = re.compile(_MONTHS + r"\s*$", re.I)  # "October 31"

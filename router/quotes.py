@@ -46,7 +46,7 @@ _HOW_MUCH = re.compile(r"\bhow (?:much|many|fast|quickly|large|big)\b|\bwhat (?:
                        r"\bby how much\b|多少|几成|金额|比例|增速|幅度", re.I)
 _DATE = re.compile(r"\b(?:19|20)\d\d\b|\b(?:January|February|March|April|May|June|July|August|September|October|"
                    r"November|December)\b|\d{4}年|\d{1,2}月")
-_FIGURE = re.compile(r"\d[\d,.]*\s*(?:%|percent|million|billion|thousand|万|亿|元)|\$\s?\d")
+_FIGURE = re.compile(r"\d[\d,.]*\s*(?:%|percent|million|billion|thousand|cents?\b|万|亿|元|仙)|\$\s?\d")
 _CAUSE = re.compile(r"\b(?:due to|because|driven by|primarily|mainly|as a result|attributable to|reflect(?:s|ed|ing)?|"
                     r"caused by|owing to|resulted from|led to)\b|主要(?:因|由于|是)|由于|所致|导致|得益于|受.{1,12}影响", re.I)
 

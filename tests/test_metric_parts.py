@@ -158,3 +158,18 @@ def test_a_qualifier_after_the_label_is_linked_to_it(text, qualifier, metric, na
     from router.fallback import names_measure
 
     assert names_measure(text, qualifier, metric) is named
+
+
+@pytest.mark.parametrize("text, amount", [
+    # MICROSOFT_2023_10K: what Microsoft Cloud revenue includes names products, not amounts
+    ("Revenue from Azure and other cloud services, Office 365 Commercial, the commercial portion of LinkedIn, "
+     "Dynamics 365, and other commercial cloud properties", False),
+    ("Azure and other cloud services revenue grew 29% in fiscal year 2023", False),  # a growth, no amount
+    ("Microsoft Cloud revenue was $111.6 billion, $91.4 billion, and $69.1 billion in fiscal years 2023, 2022, and 2021",
+     True),
+    ("境外主营业务收入 154,144.57 万元", True),
+])
+def test_an_amount_of_money_is_printed(text, amount):
+    from router.fallback import prints_amount
+
+    assert prints_amount(text) is amount
