@@ -33,13 +33,14 @@ def _pattern(phrase: str) -> str:
 # letter or the start, and not as the head of a measure of its own (成本收入比, 利润率, 利润总额, 盈利能力)
 _ALONE_AFTER = "年度期季的之总總和与及、 "
 _COMPOUND_HEADS = "率比总總额額占能构構"
+_COMPOUND_WORDS = ("分配", "表")  # 利润分配 (a dividend plan), 利润表 (the statement): no amount of profit
 
 
 def _standing_alone(word: str) -> str:
     if not _CJK.search(word):
         return word
     return ("re:(?:(?<![\u4e00-\u9fff])|(?<=[" + _ALONE_AFTER + "]))" + re.escape(word)
-            + "(?![" + _COMPOUND_HEADS + "])")
+            + "(?![" + _COMPOUND_HEADS + "]|" + "|".join(_COMPOUND_WORDS) + ")")
 
 
 def _compile(name: str, phrases) -> re.Pattern:

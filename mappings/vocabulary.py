@@ -217,6 +217,12 @@ def part_words() -> tuple[frozenset[str], re.Pattern]:
 
 
 @lru_cache(maxsize=1)
+def legal_form_words() -> frozenset[str]:
+    """Words of a company's legal form (inc, ltd, group ...): ``measures.part_of.legal_forms``; never a part."""
+    return frozenset(fold(str(w)).casefold() for w in (_data()["measures"].get("part_of") or {}).get("legal_forms") or [])
+
+
+@lru_cache(maxsize=1)
 def part_fillers_zh() -> tuple[re.Pattern, re.Pattern]:
     """(at the start, at the end) of the Chinese words before a metric, those that narrow nothing
     (``measures.part_of.not_a_part_zh``), longest first."""

@@ -286,6 +286,18 @@ def figure_filters(plan: QueryPlan) -> dict:
     return filters
 
 
+# a parent company's own statements, printed after the consolidated ones (母公司利润表, "Company statement of financial
+# position"): their rows are the parent's alone
+_PARENT_ONLY = re.compile(r"母公司(?:利润表|资产负债表|现金流量表|所有者权益变动表|股东权益变动表)|母公司財務狀況表|"
+                          r"parent company(?:['’]s)? (?:only )?(?:statements?|balance sheets?)|"
+                          r"(?<!consolidated )\bcompany(?:['’]s)? statements? of (?:financial position|profit or loss)", re.I)
+
+
+def consolidated_first(passages: list[Passage]) -> list[Passage]:
+    """``passages`` with the units of a parent company's own statements last (a row read there is not the group's)."""
+    return sorted(passages, key=lambda p: bool(_PARENT_ONLY.search(p.text)))
+
+
 def own_period_filters(plan: QueryPlan) -> dict:
     """:func:`figure_filters` without the longer reports a quarter's search also reads (the year's report for Q4,
     the half year's for Q2): a flow's figure printed there is the longer period's (a balance at the quarter's end is
@@ -322,6 +334,7 @@ def search_for_figures(searcher: Callable, plan: QueryPlan, whole_line: bool = F
         if asked and getattr(evidence, "widened", None):
             continue  # found only outside the asked period's reports
         taken: dict[str, int] = {}
+        evidence = consolidated_first(list(evidence))
         for p in (cut(evidence, metric) if cut else figure_passages(evidence, metric, whole_line)):
             taken[p.company_id] = taken.get(p.company_id, 0) + 1
             if each is None or taken[p.company_id] <= each:

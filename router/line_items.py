@@ -11,7 +11,7 @@ from collections.abc import Callable
 from mappings.analysis import analysis
 from mappings.metrics import CJK
 from mappings.vocabulary import fold, simplified_in_place, words
-from router.fallback import figure_span, labels_of, own_period_filters, row_passage
+from router.fallback import consolidated_first, figure_span, labels_of, own_period_filters, row_passage
 from router.search_words import content_query
 from schema.models import Passage, QueryPlan
 
@@ -100,7 +100,7 @@ def line_item_passages(searcher: Callable, plan: QueryPlan, labels: list[str] | 
     if filters.get("fiscal_period") and getattr(evidence, "widened", None):
         return []  # found only outside the asked period's reports
     out = []
-    for p in evidence:
+    for p in consolidated_first(list(evidence)):
         text = simplified_in_place(p.text)  # a Traditional page read in the question's folded words
         span = figure_span(text, labels)
         if span is None or not own_row(text, span, labels):

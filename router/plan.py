@@ -10,7 +10,8 @@ import duckdb
 
 from mappings.metrics import PERIOD_WORDS, display_name, metrics, question_labels, ratios, share_ratio
 from mappings.vocabulary import (ambiguous_metric_words, bare_metric_words, fold, generic_company_words, market_measure_words,
-                                 non_gaap_words, not_company_words, part_after_words, part_fillers_zh, part_nouns, part_words,
+                                 legal_form_words, non_gaap_words, not_company_words, part_after_words, part_fillers_zh,
+                                 part_nouns, part_words,
                                  readings, section_words,
                                  standard_words, words)
 from router.calendar import company_named
@@ -145,8 +146,8 @@ def shares(question: str, mentions: list[tuple[int, int, str, str]]) -> list[tup
     return out
 
 
-_SHARE_OF_BEFORE = (re.compile(r"\b(?:percentage|percent|share|proportion|portion|fraction)\s+of\s+(?:[\w'’&.-]+\s+){0,3}$|"
-                               r"%\s+of\s+(?:[\w'’&.-]+\s+){0,3}$"),
+_SHARE_OF_BEFORE = (re.compile(r"\b(?:percentage|percent|share|proportion|portion|fraction)\s+of\s+(?:[\w'’&.-]+\s+){0,6}$|"
+                               r"%\s+of\s+(?:[\w'’&.-]+\s+){0,6}$"),
                     re.compile(r"[占佔][^，。,；;？?\s]{0,6}$"))
 
 
@@ -188,7 +189,8 @@ _LAST_WORD = re.compile(r"([a-z][a-z0-9&.'’\-]*)\s*$")
 _NO_PART = re.compile(r"^(?:fy|q[1-4]|h[12]|\d)")
 
 
-def part_of(question: str, start: int, named: list[tuple[int, int]], flow: bool = True) -> str | None:
+def part_of(question: str, start: int, named: list[tuple[int, int]], flow: bool = True,
+            companies_at: list[tuple[int, int]] = ()) -> str | None:
     """The word right before a metric mention that narrows it to a part of the company's figure ("services
     revenue", "bitcoin revenue", 境外业务收入), if any: in English a word that is not a company's name, a period,
     another metric or one of ``measures.part_of.not_a_part``; in Chinese one of its ``markers`` ending the words
@@ -213,8 +215,11 @@ def part_of(question: str, start: int, named: list[tuple[int, int]], flow: bool 
             and not any(a < m.end(1) and m.start(1) < b for a, b in named):
         word = re.sub(r"['’]s?$", "", m.group(1)).strip(".")
         named_part = bool(words_) and words_[0] in nouns  # "International segment", "China business"
+        # after the company's name a place may name a part ("Apple Greater China net sales"); a legal form never does
+        place = word in generic_company_words() and word not in legal_form_words() and any(
+            b <= m.start(1) for a, b in companies_at)
         if word not in nouns and (len(word) < 3 or word in plain or _NO_PART.match(word) or (
-                not named_part and (word in not_company_words() or word in generic_company_words()))):
+                not named_part and not place and (word in not_company_words() or word in generic_company_words()))):
             break
         words_.insert(0, word)
         before = before[: m.start(1)]
@@ -235,13 +240,16 @@ def _unmarked_part(before: str, named: list[tuple[int, int]]) -> str | None:
     return run if len(run) >= 2 else None
 
 
-def part_after(question: str, end: int) -> str | None:
+def part_after(question: str, end: int, named: list[tuple[int, int]] = ()) -> str | None:
     """The words right after a metric mention that make it another figure ("goodwill impairment", "EPS from
-    continuing operations"), if any (``measures.part_of.after``)."""
+    continuing operations"), if any (``measures.part_of.after``); none that run into a name of ``named`` (the
+    company's: "... margin of International Business Machines" is IBM's margin)."""
     rest = _norm(question)[end:]
     m = re.match(r"\s*", rest)
     hit = part_after_words().regex.match(rest, m.end())
-    return hit.group(0) if hit else None
+    if hit is None or any(a < end + hit.end() and end + hit.start() < b for a, b in named):
+        return None
+    return hit.group(0)
 
 
 def _spans(text: str, phrases: list[str]) -> list[tuple[int, int]]:
@@ -338,6 +346,7 @@ class Planner:
         named = _spans(_norm(question), [c.matched for c in companies] + [p.matched for p in periods]) \
             + [(a, b) for a, b, _, _ in mentions] \
             + [m.span() for phrases in standard_words().values() for m in phrases.regex.finditer(_norm(question))]
+        companies_at = _spans(_norm(question), [c.matched for c in companies])
         standard = self.other_standard(question, companies)
         for start, end, alias, mid in mentions:
             if standard:  # a figure under another standard than the company's stored ones: quoted, never swapped
@@ -354,14 +363,14 @@ class Planner:
                 continue
             # (without a company named, the word may be a company the warehouse lacks: "Tencent's revenue")
             flow = mid not in metrics() or metrics()[mid].period != "instant"
-            part = part_of(question, start, named, flow) if companies else None
+            part = part_of(question, start, named, flow, companies_at) if companies else None
             if part:  # a segment's, product's or region's figure: never answered with the company's total
                 non_gaap.append((part, mid))
                 notes.append(f"'{part} {alias}' is a part of the company's {display_name(mid)} (a segment, product, "
                              f"region or line): it is not answered with the total; passages quote the filing's own "
                              "figure")
                 continue
-            after = part_after(question, end) if companies else None
+            after = part_after(question, end, companies_at) if companies else None
             if after:  # "goodwill impairment", "EPS from continuing operations": another figure than the metric's
                 non_gaap.append((after, mid))
                 notes.append(f"'{alias} {after}' is another figure than the company's {display_name(mid)}: it is not "
