@@ -173,3 +173,38 @@ def test_an_amount_of_money_is_printed(text, amount):
     from router.fallback import prints_amount
 
     assert prints_amount(text) is amount
+
+
+@pytest.mark.parametrize("question, part", [
+    ("Walmart Mexico net sales fiscal 2025", "mexico"),  # a place right after the company's name
+    ("Walmart Inc net sales fiscal 2025", None),  # a legal form never
+    ("Walmart gross margin on grocery products fiscal 2025", "on grocery products"),
+    ("Walmart revenue from membership services fiscal 2025", "from membership services"),
+])
+def test_a_place_or_a_line_of_products_names_a_part(f, question, part):
+    plan = f.plan(question)
+    assert [w for w, _ in plan.non_gaap] == ([part] if part else [])
+
+
+def test_a_share_of_a_named_companys_metric_sets_it_aside(f):
+    plan = f.plan("What share of Walmart's fiscal 2025 net sales came from eCommerce?")
+    assert plan.metrics == [] and plan.set_aside == ["revenue"]
+
+
+def test_a_dividend_plan_asks_no_profit():
+    from mappings.analysis import analysis
+
+    assert analysis().generic_metric("药明康德2024年度利润分配方案每10股派多少") is None  # 利润 of 利润分配
+    assert analysis().generic_metric("药明康德2024年利润是多少")[1] == "net_income_parent"
+
+
+def test_a_parent_companys_own_statement_is_read_last():
+    from router.fallback import consolidated_first
+    from schema.models import Passage
+
+    # 300347 2025 interim: the consolidated income statement (p53) and the parent company's (p55)
+    parent = Passage(text="母公司利润表\n单位：元\n公允价值变动收益（损失以“—”号填列） -19,750,353.06 29,947,509.96",
+                     company_id="tigermed", source={"page": 55})
+    group = Passage(text="合并利润表\n单位：元\n公允价值变动收益（损失以“—”号填列） -89,643,957.92 -98,403,141.06",
+                    company_id="tigermed", source={"page": 53})
+    assert [p.source["page"] for p in consolidated_first([parent, group])] == [53, 55]
