@@ -190,7 +190,7 @@ _NO_PART = re.compile(r"^(?:fy|q[1-4]|h[12]|\d)")
 
 
 def part_of(question: str, start: int, named: list[tuple[int, int]], flow: bool = True,
-            companies_at: list[tuple[int, int]] = ()) -> str | None:
+            companies_at: list[tuple[int, int]] = (), own_names: frozenset[str] = frozenset()) -> str | None:
     """The word right before a metric mention that narrows it to a part of the company's figure ("services
     revenue", "bitcoin revenue", 境外业务收入), if any: in English a word that is not a company's name, a period,
     another metric or one of ``measures.part_of.not_a_part``; in Chinese one of its ``markers`` ending the words
@@ -215,8 +215,9 @@ def part_of(question: str, start: int, named: list[tuple[int, int]], flow: bool 
             and not any(a < m.end(1) and m.start(1) < b for a, b in named):
         word = re.sub(r"['’]s?$", "", m.group(1)).strip(".")
         named_part = bool(words_) and words_[0] in nouns  # "International segment", "China business"
-        # after the company's name a place may name a part ("Apple Greater China net sales"); a legal form never does
-        place = word in generic_company_words() and word not in legal_form_words() and any(
+        # after the company's name a place may name a part ("Apple Greater China net sales"); a legal form or a word of
+        # its own names never does ("Wisdom Education International revenue")
+        place = word in generic_company_words() and word not in legal_form_words() and word not in own_names and any(
             b <= m.start(1) for a, b in companies_at)
         if word not in nouns and (len(word) < 3 or word in plain or _NO_PART.match(word) or (
                 not named_part and not place and (word in not_company_words() or word in generic_company_words()))):
@@ -347,6 +348,8 @@ class Planner:
             + [(a, b) for a, b, _, _ in mentions] \
             + [m.span() for phrases in standard_words().values() for m in phrases.regex.finditer(_norm(question))]
         companies_at = _spans(_norm(question), [c.matched for c in companies])
+        ids = {c.company_id for c in companies}  # the words of their own names are never a place after them
+        own_names = frozenset(w for e in self.lexicon.names if e.company_id in ids for w in e.text.split())
         standard = self.other_standard(question, companies)
         for start, end, alias, mid in mentions:
             if standard:  # a figure under another standard than the company's stored ones: quoted, never swapped
@@ -363,7 +366,7 @@ class Planner:
                 continue
             # (without a company named, the word may be a company the warehouse lacks: "Tencent's revenue")
             flow = mid not in metrics() or metrics()[mid].period != "instant"
-            part = part_of(question, start, named, flow, companies_at) if companies else None
+            part = part_of(question, start, named, flow, companies_at, own_names) if companies else None
             if part:  # a segment's, product's or region's figure: never answered with the company's total
                 non_gaap.append((part, mid))
                 notes.append(f"'{part} {alias}' is a part of the company's {display_name(mid)} (a segment, product, "

@@ -208,3 +208,15 @@ def test_a_parent_companys_own_statement_is_read_last():
     group = Passage(text="合并利润表\n单位：元\n公允价值变动收益（损失以“—”号填列） -89,643,957.92 -98,403,141.06",
                     company_id="tigermed", source={"page": 53})
     assert [p.source["page"] for p in consolidated_first([parent, group])] == [53, 55]
+
+
+def test_a_word_of_the_companys_own_names_is_no_place():
+    from router.plan import _norm, metric_mentions, part_of
+
+    q = "Wisdom Education International revenue for 2021"  # 6068's English name ends in "International"
+    start = metric_mentions(q)[0][0]
+    company = [(0, len("wisdom education"))]  # the words that resolved the company
+    names = frozenset({"wisdom", "education", "international"})
+    assert part_of(q, start, company, True, company, names) is None
+    assert part_of(q, start, company, True, company, frozenset({"wisdom", "education"})) == "international"
+    assert _norm(q).startswith("wisdom education international")
