@@ -211,7 +211,8 @@ def test_a_parent_companys_own_statement_is_read_last():
 
 
 def test_a_word_of_the_companys_own_names_is_no_place():
-    from router.plan import _norm, metric_mentions, part_of
+    from router.plan import metric_mentions
+    from router.qualifiers import normalised, part_of
 
     q = "Wisdom Education International revenue for 2021"  # 6068's English name ends in "International"
     start = metric_mentions(q)[0][0]
@@ -219,4 +220,4 @@ def test_a_word_of_the_companys_own_names_is_no_place():
     names = frozenset({"wisdom", "education", "international"})
     assert part_of(q, start, company, True, company, names) is None
     assert part_of(q, start, company, True, company, frozenset({"wisdom", "education"})) == "international"
-    assert _norm(q).startswith("wisdom education international")
+    assert normalised(q).startswith("wisdom education international")

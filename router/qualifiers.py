@@ -1,0 +1,102 @@
+"""The words around a metric's name in a question that make it another figure than the metric: a non-GAAP qualifier
+before it ("adjusted EBITDA", 经调整净利润: :func:`qualified`), a part of the company's figure before it ("services
+revenue", "Apple Greater China net sales", 境外收入, 罐式集装箱毛利率: :func:`part_of`), or words after it ("goodwill
+impairment", "revenue from US customers", "gross margin on X products": :func:`part_after`). The vocabularies are in
+``mappings/vocabulary.yaml`` (``measures.non_gaap``, ``measures.part_of``). Positions are in :func:`normalised` text."""
+
+from __future__ import annotations
+
+import re
+
+from mappings.vocabulary import (fold, generic_company_words, legal_form_words, non_gaap_words, not_company_words,
+                                 part_after_words, part_fillers_zh, part_nouns, part_words)
+
+_CJK = re.compile(r"[\u4e00-\u9fff]")
+
+
+def normalised(text: str) -> str:
+    """The question as spans are found in it: folded, case-folded, "R & D" as R&D, single spaces."""
+    text = re.sub(r"(?<=[a-z])\s*&\s*(?=[a-z])", "&", fold(text).casefold())  # "R & D" is R&D
+    return re.sub(r"\s+", " ", text).strip()
+
+
+NON_GAAP_GAP = 2  # words a qualifier may stand before the metric it qualifies ("adjusted diluted EPS", "core net income")
+
+
+def qualified(question: str, start: int) -> str | None:
+    """The non-GAAP qualifier ("adjusted", "core", 经调整) that stands right before a metric mention, if any."""
+    text = normalised(question)
+    for m in non_gaap_words().regex.finditer(text[:start]):
+        between = text[m.end():start]
+        if len(re.findall(r"[A-Za-z0-9&]+", between)) <= NON_GAAP_GAP and not re.search(r"[,;.?!，；。]", between) \
+                and (not _CJK.search(between) or len(between.strip()) <= 4):
+            return m.group(0)
+    return None
+
+
+_LAST_WORD = re.compile(r"([a-z][a-z0-9&.'’\-]*)\s*$")
+_NO_PART = re.compile(r"^(?:fy|q[1-4]|h[12]|\d)")
+
+
+def part_of(question: str, start: int, named: list[tuple[int, int]], flow: bool = True,
+            companies_at: list[tuple[int, int]] = (), own_names: frozenset[str] = frozenset()) -> str | None:
+    """The word right before a metric mention that narrows it to a part of the company's figure ("services
+    revenue", "bitcoin revenue", 境外业务收入), if any: in English a word that is not a company's name, a period,
+    another metric or one of ``measures.part_of.not_a_part``; in Chinese one of its ``markers`` ending the words
+    before it, or (``flow``: a metric of a period, not a balance) the words left between the names and the metric
+    (:func:`_unmarked_part`). ``named`` are the spans of the question (normalised) that name companies, periods and
+    metrics."""
+    text = normalised(question)
+    plain, markers = part_words()
+    before = text[:start]
+    if _CJK.search(before[-1:] or "") or before.endswith("的"):
+        m = markers.search(re.sub(r"的$", "", before))
+        if m is None:
+            return _unmarked_part(before, named) if flow else None
+        if any(a < m.end() and m.start() < b for a, b in named):
+            return None
+        head = re.search(r"(?:[\u4e00-\u9fff]|[a-z0-9&]+){0,4}$", before[: m.start()])  # 小分子cdmo业务
+        start_at = max([head.start(), *(b for a, b in named if b <= m.start())])  # not a company's or period's words
+        return before[start_at: m.start()] + m.group(0)
+    words_: list[str] = []
+    nouns = part_nouns()
+    while len([w for w in words_ if w not in nouns]) < 3 and (m := _LAST_WORD.search(before)) is not None \
+            and not any(a < m.end(1) and m.start(1) < b for a, b in named):
+        word = re.sub(r"['’]s?$", "", m.group(1)).strip(".")
+        named_part = bool(words_) and words_[0] in nouns  # "International segment", "China business"
+        # after the company's name a place may name a part ("Apple Greater China net sales"); a legal form or a word of
+        # its own names never does ("Wisdom Education International revenue")
+        place = word in generic_company_words() and word not in legal_form_words() and word not in own_names and any(
+            b <= m.start(1) for a, b in companies_at)
+        if word not in nouns and (len(word) < 3 or word in plain or _NO_PART.match(word) or (
+                not named_part and not place and (word in not_company_words() or word in generic_company_words()))):
+            break
+        words_.insert(0, word)
+        before = before[: m.start(1)]
+    while words_ and words_[0] in nouns:  # "... segment revenue" names no part by itself
+        words_.pop(0)
+    return " ".join(words_) or None
+
+
+def _unmarked_part(before: str, named: list[tuple[int, int]]) -> str | None:
+    """A Chinese part without a marker word: a product or line named right before the metric (罐式集装箱毛利率): the
+    Chinese words after the last company or period name, less those at either end that narrow nothing
+    (``measures.part_of.not_a_part_zh``: 公司, 全年, 实现 ...); two characters or more."""
+    start_at = max([0, *(b for a, b in named if b <= len(before))])
+    run = re.search(r"[\u4e00-\u9fff]*$", before[start_at:]).group(0)
+    head, tail = part_fillers_zh()
+    while run != (run := tail.sub("", head.sub("", run))):
+        pass
+    return run if len(run) >= 2 else None
+
+
+def part_after(question: str, end: int, named: list[tuple[int, int]] = ()) -> str | None:
+    """The words right after a metric mention that make it another figure ("goodwill impairment", "EPS from
+    continuing operations"), if any (``measures.part_of.after``); none that run into a name of ``named`` (the
+    company's: "... margin of International Business Machines" is IBM's margin)."""
+    rest = normalised(question)[end:]
+    m = re.match(r"\s*", rest)
+    hit = part_after_words().regex.match(rest, m.end())
+    if hit is None or any(a < end + hit.end() and end + hit.start() < b for a, b in named):
+        return None
+    return hit.group(0)
