@@ -4,7 +4,6 @@ no_data with the reason."""
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable
 
 import duckdb
@@ -45,7 +44,11 @@ def first(found: list[Passage], passages: list[Passage]) -> list[Passage]:
     return [*found, *(p for p in passages if (p.source.get("document_id"), p.source.get("page"), p.text) not in seen)]
 
 
-_PERCENT = re.compile(r"\d\s?(?:%|％|percent\b)")
+def _asks_parts_amount(plan: QueryPlan) -> bool:
+    """An amount of a part asked (a segment's revenue), not a company-defined measure ("comparable sales") nor a
+    growth: passages that name such a part without any amount or change are no answer for it."""
+    return asks_amount(plan) and not words("growth").search(fold(plan.question)) and all(
+        m in metrics() and metrics()[m].kind == "money" and not non_gaap_words().search(w) for w, m in plan.non_gaap)
 
 
 class Router:
@@ -174,23 +177,17 @@ class Router:
             return self._base(plan, status="no_data", reason=f"no earnings call of {asked} in the warehouse"
                               + (f"; calls held: {held}" if held else ""))
         if plan.non_gaap:  # a company-defined measure or a part is quoted only where a filing names it
+            asked = ", ".join(f"{word} {metric}" for word, metric in plan.non_gaap)
             parts = part_row_passages(self.searcher, plan)  # a part's row of a breakdown table, with its header
             named = measure_passages(list(passages), plan.non_gaap)
             if not named and not parts:
-                asked = ", ".join(f"{word} {metric}" for word, metric in plan.non_gaap)
-                return self._base(plan, status="no_data", reason=f"no passage in the indexed filings in scope names "
-                                  f"the measure asked for ({asked}); the reported figure is not "
-                                  "given in its place", caveats=self._coverage([c.company_id for c in plan.companies]))
+                return self._refused(plan, f"no passage in the indexed filings in scope names the measure asked for "
+                                     f"({asked}); the reported figure is not given in its place")
             rows = line_item_passages(self.searcher, plan, measure_labels(plan))  # its printed row, with the figure
-            # an amount of a part asked (a segment's revenue), not a company-defined measure's growth ("comparable
-            # sales growth"): passages that name the part without any amount or change ("up nearly 50%") are no answer
-            money = all(m in metrics() and metrics()[m].kind == "money" and not non_gaap_words().search(w)
-                        for w, m in plan.non_gaap) and not words("growth").search(fold(plan.question))
-            if money and not rows and not parts and asks_amount(plan) and not any(prints_amount(p.text) or _PERCENT.search(p.text) for p in named):
-                asked = ", ".join(f"{word} {metric}" for word, metric in plan.non_gaap)
-                return self._base(plan, status="no_data", reason=f"no passage in the indexed filings prints an amount "
-                                  f"for the measure asked for ({asked}): the passages found name it without one",
-                                  caveats=self._coverage([c.company_id for c in plan.companies]))
+            if not rows and not parts and _asks_parts_amount(plan) and not any(
+                    prints_amount(p.text, or_change=True) for p in named):
+                return self._refused(plan, f"no passage in the indexed filings prints an amount for the measure asked "
+                                     f"for ({asked}): the passages found name it without one")
             passages[:] = first(rows + parts, named)  # in place: the evidence keeps what the search says of its scope
             measure_caveats = self._part_of_year(plan, passages)
         else:
@@ -198,24 +195,25 @@ class Router:
         if asks_line_item(plan):  # a line item without a metric: the row that prints it with its figure, first
             rows = line_item_passages(self.searcher, plan)
             if not rows and passages and asks_amount(plan) and not any(prints_a_figure(p.text, plan) for p in passages):
-                return self._base(plan, status="no_data", reason="no passage in the indexed filings prints a figure "
-                                  f"for {topic_labels(plan)[0]!r}: the passages found mention it without an amount",
-                                  caveats=self._coverage([c.company_id for c in plan.companies]))
+                return self._refused(plan, f"no passage in the indexed filings prints a figure for "
+                                     f"{topic_labels(plan)[0]!r}: the passages found mention it without an amount")
             passages[:] = first(rows, passages)
         if not passages:
-            return self._base(plan, status="no_data", reason="no passage in the indexed filings is close enough to "
-                              "the question (evidence below the threshold)",
-                              caveats=self._coverage([c.company_id for c in plan.companies]))
+            return self._refused(plan, "no passage in the indexed filings is close enough to the question (evidence "
+                                 "below the threshold)")
         things = counted(plan.question) if not plan.metrics else None
         if things and not any(prints_count(p.text, things) for p in passages):
-            return self._base(plan, status="no_data", reason=f"no passage in the indexed filings prints a count of "
-                              f"{things}: the passages found are about them, not a number of them",
-                              caveats=self._coverage([c.company_id for c in plan.companies]))
+            return self._refused(plan, f"no passage in the indexed filings prints a count of {things}: the passages "
+                                 "found are about them, not a number of them")
         text = "\n".join(cited(p, section=True) for p in passages[:5])
         widened = [getattr(passages, "widened", None)] if getattr(passages, "widened", None) else []
         return self._base(plan, status="answered", answer=text, passages=list(passages),
                           caveats=widened + measure_caveats + self._keywords_only(plan)
                           + self._coverage([c.company_id for c in plan.companies]))
+
+    def _refused(self, plan: QueryPlan, reason: str) -> Answer:
+        return self._base(plan, status="no_data", reason=reason,
+                          caveats=self._coverage([c.company_id for c in plan.companies]))
 
     def _part_of_year(self, plan: QueryPlan, passages: list) -> list[str]:
         """A year's figure asked and every passage from a report or call of part of a year: say whose figures they

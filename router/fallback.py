@@ -96,9 +96,14 @@ def _is_figure(kind: str | None, window: str, n: re.Match) -> bool:
     return True
 
 
-def prints_amount(text: str) -> bool:
+_CHANGE = re.compile(r"\d\s?(?:%|％|percent\b)")
+
+
+def prints_amount(text: str, or_change: bool = False) -> bool:
     """Does ``text`` print an amount of money anywhere (a currency before a number, a scale word, digits grouped in
-    thousands; not a year, not "Office 365")?"""
+    thousands; not a year, not "Office 365"), or (``or_change``) a percentage ("up nearly 50%")?"""
+    if or_change and _CHANGE.search(text):
+        return True
     for n in _NUMBER.finditer(text):
         token = n.group(0).strip()
         if _YEAR.match(token) or not any(ch.isdigit() for ch in token):
@@ -273,7 +278,9 @@ FIGURE_KINDS = ["narrative", "table"]
 
 def figure_filters(plan: QueryPlan) -> dict:
     """Where the plan's printed figures may be: any page of a filing (statements included) of the asked period's
-    reports (see :func:`search_for_figures`)."""
+    reports (see :func:`search_for_figures`). A quarter's flow is not read from the longer reports a quarter's search
+    otherwise reads too (the year's report for Q4, the half year's for Q2: their figure is the longer period's); a
+    balance at the quarter's end is the same in both, and keeps them."""
     filters = dict(filters_for(plan.model_copy(update={"sections": []})), kind=FIGURE_KINDS)
     asked = {p.fiscal_period or "FY" for p in plan.periods if p.fiscal_year}
     # "fiscal 2023" written out is the company's own year only (searches take both readings); FY2023 either
@@ -283,6 +290,11 @@ def figure_filters(plan: QueryPlan) -> dict:
         filters["fiscal_year"] = years
     if asked:
         filters["fiscal_period"] = sorted({r for p in asked for r in REPORT_PERIODS.get(p, ["FY", "Q4"])})
+    quarters = {p.fiscal_period for p in plan.periods if p.fiscal_year}
+    balances = any(p.instant for p in plan.periods) or any(
+        metrics()[m].period == "instant" for m in plan.metrics if m in metrics())  # the year-end balance is Q4's
+    if filters.get("fiscal_period") and quarters and quarters <= {"Q2", "Q4"} and not balances:
+        filters["fiscal_period"] = sorted(quarters)
     return filters
 
 
@@ -298,19 +310,6 @@ def consolidated_first(passages: list[Passage]) -> list[Passage]:
     return sorted(passages, key=lambda p: bool(_PARENT_ONLY.search(p.text)))
 
 
-def own_period_filters(plan: QueryPlan) -> dict:
-    """:func:`figure_filters` without the longer reports a quarter's search also reads (the year's report for Q4,
-    the half year's for Q2): a flow's figure printed there is the longer period's (a balance at the quarter's end is
-    the same in both, and keeps them)."""
-    filters = figure_filters(plan)
-    asked = {p.fiscal_period for p in plan.periods if p.fiscal_year}
-    balances = any(p.instant for p in plan.periods) or any(
-        metrics()[m].period == "instant" for m in plan.metrics if m in metrics())  # the year-end balance is Q4's
-    if filters.get("fiscal_period") and asked and asked <= {"Q2", "Q4"} and not balances:
-        filters["fiscal_period"] = sorted(asked)
-    return filters
-
-
 def search_for_figures(searcher: Callable, plan: QueryPlan, whole_line: bool = False,
                        each: int | None = None, cut: Callable | None = None, hint: str = "") -> list[Passage]:
     """Passages printing the figures of the plan's metrics, from any page of a filing (statements included) of the
@@ -322,7 +321,7 @@ def search_for_figures(searcher: Callable, plan: QueryPlan, whole_line: bool = F
     another period prints other figures under the same label (an interim's half-year margin, an annual report's
     year-end assets for a quarter-end question, its year's revenue for a fourth quarter's): when only those are found,
     nothing is quoted."""
-    filters = own_period_filters(plan)
+    filters = figure_filters(plan)
     asked = bool(filters.get("fiscal_period"))
     found: list[Passage] = []
     for metric in plan.metrics:

@@ -11,7 +11,7 @@ from collections.abc import Callable
 from mappings.analysis import analysis
 from mappings.metrics import CJK
 from mappings.vocabulary import fold, simplified_in_place, words
-from router.fallback import consolidated_first, figure_span, labels_of, own_period_filters, row_passage
+from router.fallback import consolidated_first, figure_filters, figure_span, labels_of, row_passage
 from router.search_words import content_query
 from schema.models import Passage, QueryPlan
 
@@ -95,7 +95,7 @@ def line_item_passages(searcher: Callable, plan: QueryPlan, labels: list[str] | 
     """The rows (or sentences) of the asked period's reports that print the question's line item (or ``labels``)
     with its figure, each quoted from the start of its line to the end of the row."""
     labels = labels or topic_labels(plan)
-    filters = own_period_filters(plan)
+    filters = figure_filters(plan)
     evidence = searcher(plan, filters, whole=True)
     if filters.get("fiscal_period") and getattr(evidence, "widened", None):
         return []  # found only outside the asked period's reports

@@ -20,7 +20,7 @@ from collections.abc import Callable
 from mappings.metrics import CJK, metrics, printed_names
 from mappings.vocabulary import (fold, non_gaap_words, part_after_words, part_markers, part_nouns, same_part_names,
                                  simplified_in_place, standard_words, words)
-from router.fallback import own_period_filters, figure_span, labels_of, span_passage
+from router.fallback import figure_filters, figure_span, labels_of, span_passage
 from schema.models import Passage, QueryPlan
 
 PARTS_EACH = 2  # tables quoted per part asked
@@ -187,7 +187,7 @@ def part_row_passages(searcher: Callable, plan: QueryPlan) -> list[Passage]:
     reports that print its figure, each quoted from its header to the part's row."""
     if words("share_of").search(fold(plan.question)):
         return []  # a share of the figure is asked: the part's amount is not it, nor the total beside it
-    filters = own_period_filters(plan)
+    filters = figure_filters(plan)
     out: list[Passage] = []
     for qualifier, metric in plan.non_gaap:
         if non_gaap_words().search(qualifier) or part_after_words().regex.fullmatch(qualifier) \
