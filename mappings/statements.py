@@ -47,6 +47,8 @@ def metric_statements() -> dict[str, frozenset[str]]:
                 for mid in entries or {}:
                     out.setdefault(mid, set()).add(statement)
     for rid, spec in ratios().items():
+        if spec.get("generated"):  # a share made for a question: not known before it is asked, so not here either
+            continue
         used = set(re.findall(r"[a-z_]+", str(spec.get("formula", ""))))
         out[rid] = {s for mid in used for s in out.get(mid, ())}
     return {k: frozenset(v) for k, v in out.items() if v}

@@ -29,7 +29,10 @@ def metric_lexicon() -> list[tuple[str, str]]:
     for m in metrics().values():
         for a in (m.name_zh, *m.aliases):
             out.setdefault(_norm(a), m.id)
-    for rid, spec in ratios().items():
+    # a share made for a question (``mappings.metrics.share_ratio``, "generated") is read from its two metrics' names,
+    # never from names of its own: the lexicon is the same whatever was asked before
+    listed = {rid: spec for rid, spec in ratios().items() if not spec.get("generated")}
+    for rid, spec in listed.items():
         for a in (spec.get("name_zh"), *spec.get("aliases", [])):
             if a:
                 out[_norm(a)] = rid  # a ratio alias wins over a metric alias ("gross margin")
@@ -37,7 +40,7 @@ def metric_lexicon() -> list[tuple[str, str]]:
     for m in metrics().values():
         for a in (m.id.replace("_", " "), m.name_en):
             out.setdefault(_norm(a), m.id)
-    for rid, spec in ratios().items():
+    for rid, spec in listed.items():
         for a in (rid.replace("_", " "), spec.get("name_en")):
             if a:
                 out.setdefault(_norm(a), rid)

@@ -55,6 +55,8 @@ def metric_aliases() -> list[tuple[str, str]]:
         for a in (m.name_zh, *m.aliases):
             out.setdefault(fold(a).casefold(), (a, m.id))
     for rid, spec in ratios().items():
+        if spec.get("generated"):  # a share made for an earlier question (share_ratio) is no mapping data
+            continue
         for a in (spec.get("name_zh"), *spec.get("aliases", [])):
             if a:
                 out[fold(a).casefold()] = (a, rid)
