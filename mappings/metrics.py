@@ -32,7 +32,7 @@ class Metric:
     aliases: tuple[str, ...]
     kind: str  # money | per_share | shares
     period: str  # duration | instant
-    sign: str  # "expense": a cost or outflow, stored positive; "as_reported" otherwise
+    sign: str  # "expense": a cost or outflow, stored positive; "positive": a balance never negative; "as_reported"
     concepts: tuple[str, ...] = field(default_factory=tuple)  # prefixed qnames in priority order
 
 

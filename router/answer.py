@@ -16,6 +16,7 @@ from router.fallback import generic_reading, measure_passages, prints_amount, se
 from router.reasons import HINT as REASON_HINT, reason_passages
 from router.line_items import (asks_amount, asks_line_item, line_item_passages, measure_labels, prints_a_figure,
                                topic_labels)
+from router import statement_items
 from router.part_rows import part_row_passages
 from router.honesty import checked, unsupported_numbers  # noqa: F401  (unsupported_numbers: public API)
 from router.metric_answer import LIMITED_COVERAGE, MetricAnswerer
@@ -30,6 +31,8 @@ from schema.models import Answer, Passage, QueryPlan
 OWN_FIGURES = 2  # printed figures quoted beside a computed company-defined measure
 PRINTED_EACH = 3  # printed figures quoted per metric and company when no row is stored
 REASONS_EACH = 2  # printed reasons for a metric's change quoted per metric and company
+STATEMENT_ROW = ("a line item of the consolidated statements, read from its printed row: not one of the warehouse's "
+                 "standard metrics, so no other company's or market's figure is mapped to it")
 
 
 def cited(p: Passage, section: bool = False) -> str:
@@ -163,6 +166,13 @@ class Router:
 
     # ---------------------------------------------------------------------------- search route
     def _search(self, plan: QueryPlan) -> Answer:
+        if asks_line_item(plan):  # a statement's own row, stored when the statement was read: exact, with its page
+            item = statement_items.answer_parts(self.con, plan, topic_labels(plan))
+            if item is not None:
+                return self._base(plan, status="answered", answer=item.text, rows=item.rows, passages=item.passages,
+                                  caveats=[STATEMENT_ROW, *(f"not available: {', '.join(item.missing)}"
+                                                            for _ in item.missing[:1])]
+                                  + self._coverage([c.company_id for c in plan.companies]))
         if self.searcher is None:
             return self._base(plan, status="no_data",
                               reason="the narrative search index is not built for this warehouse")

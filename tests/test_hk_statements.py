@@ -336,7 +336,8 @@ def test_statement_pages_located():
         "income": [61, 62], "balance": [63, 64], "cashflow": [66, 67], "company_balance": [120], "key_figures": [122]}
     assert found["1678_chinacreative_2019_annual.pdf"]["balance"] == [71, 72]
     assert found["1721_fsm_2020_annual.pdf"] == {
-        "income": [59, 60], "balance": [61, 62], "cashflow": [64], "company_balance": [110]}
+        "income": [59, 60], "balance": [61, 62], "cashflow": [64], "company_balance": [110],
+        "key_figures": [114, 115]}  # "Summary of Financial Information"
     assert found["1741_riying_2021_annual.pdf"]["income"] == [67]
     assert found["2324_capitalvc_2021_annual.pdf"]["cashflow"] == [55, 56]
     assert found["6068_wisdomeducation_2021_annual.pdf"]["company_balance"] == [188, 189]
@@ -649,7 +650,9 @@ def test_totals_derived_from_section_subtotals(emperor_home):
         """SELECT fiscal_year, metric_name, metric_value, page, source_kind, derivation FROM financial_metrics
            WHERE stock_code = '0717.HK' AND metric_name IN ('total_assets', 'total_liabilities')
            ORDER BY fiscal_year, metric_name""").fetchall()
-    got = {(y, m): (v, page, kind, json.loads(d)) for y, m, v, page, kind, d in rows}
+    got = {(y, m): (v, page, kind, json.loads(d) if d else None) for y, m, v, page, kind, d in rows}
+    # the years before the balance sheet's two are the summary's own (p181): 2019 total assets 9,887,174
+    assert got[(2019, "total_assets")][:3] == (Decimal("9887174000"), "181", "comparative")
     expect = {(2021, "total_assets"): Decimal("6797000000"), (2020, "total_assets"): Decimal("10016872000"),
               (2021, "total_liabilities"): Decimal("2947358000"), (2020, "total_liabilities"): Decimal("5591259000")}
     for key, value in expect.items():
@@ -671,7 +674,12 @@ def test_totals_derived_from_section_subtotals(emperor_home):
     # 153,472 / 211,069.
     rows = dict(((y, m), (v, kind)) for y, m, v, kind in con.execute(
         """SELECT fiscal_year, metric_name, metric_value, source_kind FROM financial_metrics WHERE stock_code = '1678.HK'
-           AND metric_name IN ('total_assets', 'total_liabilities')""").fetchall())
+           AND metric_name IN ('total_assets', 'total_liabilities') AND fiscal_year >= 2018""").fetchall())
+    # the years before are the summary's own (p144: 2017 TOTAL ASSETS 2,287,987, TOTAL LIABILITIES 199,755)
+    earlier = con.execute("""SELECT metric_name, metric_value, page FROM financial_metrics WHERE stock_code = '1678.HK'
+                             AND metric_name IN ('total_assets', 'total_liabilities') AND fiscal_year = 2017
+                             ORDER BY metric_name""").fetchall()
+    assert earlier == [("total_assets", Decimal("2287987000"), "144"), ("total_liabilities", Decimal("199755000"), "144")]
     assert rows == {(2019, "total_assets"): (Decimal("682000"), "derived"),
                     (2019, "total_liabilities"): (Decimal("153472000"), "derived"),
                     (2018, "total_assets"): (Decimal("2167924000"), "derived"),

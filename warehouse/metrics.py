@@ -19,7 +19,7 @@ from decimal import Decimal
 import duckdb
 import pyarrow as pa
 
-from mappings.metrics import STATEMENT_PRIORITY, concept_index, metric_for_label, metrics, normalise_label
+from mappings.metrics import STATEMENT_PRIORITY, Metric, concept_index, metric_for_label, metrics, normalise_label
 from schema.ddl import columns
 from schema.fiscal import nominal_end
 from schema.models import DocumentInfo, Fact
@@ -79,10 +79,14 @@ def _unit_fits(kind: str, unit: str | None) -> bool:
     return False
 
 
-def _value_of(kind: str, fact: Fact) -> Decimal:
-    """A printed percentage ("16.78%", a "(%)" column) is stored as a fraction (0.1678), like XBRL's pure."""
-    if kind == "percent" and (fact.original_unit or "").strip() == "%":
+def _value_of(metric: Metric, fact: Fact) -> Decimal:
+    """A printed percentage ("16.78%", a "(%)" column) is stored as a fraction (0.1678), like XBRL's pure. A
+    summary table that prints a balance which is never negative as a deduction ("Total liabilities (171,107)"
+    in a five-year summary) gives the amount."""
+    if metric.kind == "percent" and (fact.original_unit or "").strip() == "%":
         return fact.value / 100
+    if metric.sign == "positive" and fact.statement == "key_figures" and fact.concept is None and fact.value < 0:
+        return -fact.value
     return fact.value
 
 
@@ -108,8 +112,13 @@ def document_metric_rows(info: DocumentInfo, facts: list[Fact]) -> list[MetricRo
     by_concept = concept_index()
     fye = fiscal_year_end_month(info)
     best: dict[tuple[str, int, str], MetricRow] = {}
+    # a balance sheet decides the dates it prints: its totals, or totals derived from its sections
+    # (warehouse/derive.py), never a summary table's copy of them
+    balance_dates = {f.period_end for f in facts if f.statement == "balance" and f.consolidated and f.concept is None}
     for fact in facts:
         if fact.value is None or not fact.consolidated or fact.dimensions or fact.period_end is None:
+            continue
+        if fact.statement == "key_figures" and fact.period_type == "instant" and fact.period_end in balance_dates:
             continue
         candidates: list[tuple[str, tuple[int, int]]] = []
         if fact.concept:
@@ -138,7 +147,7 @@ def document_metric_rows(info: DocumentInfo, facts: list[Fact]) -> list[MetricRo
                 fiscal_year=period[0],
                 fiscal_period=period[1],
                 period_end=fact.period_end,
-                value=_value_of(metric.kind, fact),
+                value=_value_of(metric, fact),
                 currency=(fact.unit or "").split("/")[0] if metric.kind in {"money", "per_share"} else None,
                 original_label=fact.label or fact.concept,
                 original_unit=_original_unit(fact),

@@ -1,0 +1,69 @@
+"""A consolidated statement's line item that is no metric of the vocabulary is answered from the row stored when the
+statement was read (router/statement_items.py): the asked period's column, the group's statement (never the parent
+company's), its page and printed line. Rows as printed in 金花股份 (600080):
+
+- 2024 annual report p78 (合并资产负债表): "在建工程 七、22 373,690,707.39 110,831,458.60" (2024-12-31, 2023-12-31);
+  p79: "长期待摊费用 七、28 7,391,009.19 10,467,090.14"; the parent's balance sheet p81: "长期待摊费用 7,186,389.85 ...";
+- p83 (合并利润表): "投资收益（损失以“－”号填列） 七、68 35,738,930.90 -16,666,387.86"; the parent's p84: 21,152,445.05;
+- 2025 interim report p32: "在建工程 七、22 456,944,815.72 373,690,707.39" (2025-06-30, 2024-12-31)."""
+
+from __future__ import annotations
+
+from decimal import Decimal
+
+import pytest
+
+from conftest import ingested_home
+from filings import Filings
+from router.statement_items import item_key
+
+
+@pytest.fixture(scope="module")
+def f(tmp_path_factory):
+    home = ingested_home(tmp_path_factory, "statement_items", [("cn", "600080_jinhuagufen_2024_annual.pdf"),
+                                                               ("cn", "600080_jinhuagufen_2025_interim.pdf")])
+    with Filings(home, read_only=True) as fx:
+        yield fx
+
+
+def _rows(a):
+    return [(r.metric, r.period_end.isoformat(), Decimal(r.value), r.source["page"]) for r in a.rows]
+
+
+def test_a_balance_at_a_half_year_end(f):
+    a = f.ask("金花股份2025年6月末在建工程")
+    assert a.status == "answered"
+    assert _rows(a) == [("在建工程", "2025-06-30", Decimal("456944815.72"), 32)]
+    assert a.passages[0].text.startswith("在建工程") and "456,944,815.72" in a.passages[0].text
+    assert a.rows[0].currency == "CNY" and a.rows[0].accounting_standard == "CAS"
+
+
+def test_two_dates_each_from_the_report_that_prints_it(f):
+    a = f.ask("金花股份2023年末和2025年6月末的在建工程")
+    assert _rows(a) == [("在建工程", "2023-12-31", Decimal("110831458.60"), 78),
+                        ("在建工程", "2025-06-30", Decimal("456944815.72"), 32)]
+
+
+def test_the_groups_row_not_the_parent_companys(f):
+    a = f.ask("金花股份2024年末长期待摊费用")
+    assert _rows(a) == [("长期待摊费用", "2024-12-31", Decimal("7391009.19"), 79)]
+    b = f.ask("金花股份2024年投资收益是多少")
+    assert [(r[2], r[3]) for r in _rows(b)] == [(Decimal("35738930.90"), 83)]
+
+
+def test_a_period_no_statement_prints_is_not_answered_from_another(f):
+    a = f.ask("金花股份2021年末在建工程")
+    assert all(r.period_end.year == 2021 for r in a.rows)  # no row of another year in its place
+    assert a.status == "no_data" or not a.rows
+
+
+@pytest.mark.parametrize("printed, asked, same", [
+    ("Intangible assets, net", "intangible assets", True),
+    ("Total deposits", "deposits", True),
+    ("在建工程", "在建工程", True),
+    ("投资收益（损失以“－”号填列）", "投资收益", True),
+    ("Other income, gains and losses", "other income", False),
+    ("Construction in progress", "construction", False),
+])
+def test_which_printed_labels_are_the_item(printed, asked, same):
+    assert (item_key(printed) == item_key(asked)) is same
