@@ -1,0 +1,63 @@
+"""Item 6, Selected Financial Data, gives the years before a 10-K's statements (parsers/us_selected_data.py), while
+the statements keep deciding the years they print. Rows as printed:
+
+- WALMART_2018_10K p35 ("Five-Year Financial Summary", amounts in millions, fiscal years ended January 31, 2018 ...
+  2014): "Total revenues $ 500,343 $ 485,873 $ 482,130 $ 485,651 $ 476,294", "Total assets 204,522 198,825 199,581
+  203,490 204,541", "Dividends declared per common share 2.04 2.00 1.96 1.92 1.88";
+- 3M_2018_10K p14 ("Item 6. Selected Financial Dat a.", dollars in millions, 2018* ... 2014): "Net sales $ 32,765 ...
+  $ 30,274 $ 31,821", "Net income attributable to 3M 5,349 4,858 5,050 4,833 4,956", under "Per share of 3M common
+  stock:" "Net income attributable to 3M — basic 9.09 8.13 8.35 7.72 7.63" and "— diluted 8.89 7.93 8.16 7.58 7.49"."""
+
+from __future__ import annotations
+
+from decimal import Decimal
+
+import pytest
+
+from conftest import require_corpus
+from parsers import parse
+from warehouse.metrics import document_metric_rows
+
+
+def _rows(name: str) -> dict:
+    doc = parse(require_corpus("us", "financebench", "pdfs", f"{name}.pdf"))
+    return {(r.metric_name, r.fiscal_year): r for r in document_metric_rows(doc.info, doc.facts) if r.fiscal_period == "FY"}
+
+
+@pytest.fixture(scope="module")
+def walmart():
+    return _rows("WALMART_2018_10K")
+
+
+@pytest.fixture(scope="module")
+def mmm():
+    return _rows("3M_2018_10K")
+
+
+@pytest.mark.parametrize("metric, year, value", [
+    ("revenue", 2015, "485651000000"), ("revenue", 2014, "476294000000"),
+    ("total_assets", 2016, "199581000000"), ("total_assets", 2014, "204541000000"),
+    ("dividends_per_share", 2014, "1.88"),
+])
+def test_walmart_summary_years(walmart, metric, year, value):
+    row = walmart[(metric, year)]
+    assert row.value == Decimal(value) and row.page == "35" and row.statement == "key_figures"
+
+
+def test_the_statements_decide_the_years_they_print(walmart):
+    assert walmart[("revenue", 2018)].statement == "income" and walmart[("revenue", 2018)].value == Decimal("500343000000")
+    assert walmart[("total_assets", 2017)].statement == "balance"
+
+
+@pytest.mark.parametrize("metric, year, value", [
+    ("revenue", 2015, "30274000000"), ("net_income_parent", 2014, "4956000000"),
+    ("eps_basic", 2015, "7.72"), ("eps_diluted", 2014, "7.49"), ("dividends_per_share", 2015, "3.075"),
+])
+def test_3m_summary_years(mmm, metric, year, value):
+    row = mmm[(metric, year)]
+    assert row.value == Decimal(value) and row.page == "14"
+
+
+def test_a_per_share_row_is_never_a_money_metric(mmm):
+    # "Net income attributable to 3M — basic 9.09 ..." under the per-share heading: EPS, not the net income
+    assert all(r.value > 1000 for (m, _y), r in mmm.items() if m in ("net_income_parent", "net_income"))
