@@ -1,7 +1,7 @@
 """US 10-K Item 6, Selected Financial Data (the five-year summary 10-Ks printed until fiscal 2020): the years
 before the statements' two or three, as ``statement="key_figures"`` facts.
 
-A page whose first lines title it ("Selected Financial Data", "Selected Consolidated Financial Data", "Five-Year
+A page with a line that titles it ("Selected Financial Data", "Selected Consolidated Financial Data", "Five-Year
 Financial Summary") is read when it prints a unit caption ("(Amounts in millions, except per share data)") and a
 header of three or more consecutive years ("2018 2017 2016 2015 2014"); a row is a label and exactly one value per
 year; a basic or diluted row under a per-share heading carries the heading in front (as statements' "Earnings per
@@ -25,21 +25,32 @@ from schema.models import DocumentInfo, Fact, Page
 # over the line with its spaces removed: a text layer splits words ("Selected Financial Dat a.")
 TITLE = re.compile(r"^(?:item6\.?)?(?:selected(?:consolidated)?financial(?:data|information)|five-?year(?:financial)?summary)"
                    r"(?![a-z])", re.I)
-TITLE_LINES = 8  # the title sits among the first lines of its page
 HEADER_LINES = 12  # the years' header sits within this many lines below the title
+UNIT_BELOW = 2  # the unit caption may follow the years' header by this many lines
 MIN_YEARS = 3
-_YEARS = re.compile(r"(?:^|\s)((?:19|20)\d\d)\*?(?=\s|$)")  # "2018*": a footnote mark
+_YEARS = re.compile(r"(?:^|\s)((?:19|20)\d\d)(?=\s|$)")
 _PER_SHARE = re.compile(r"per (?:common |ordinary |diluted |basic )?share|\beps\b", re.I)
 SCALE_WORDS = {0: "units", 3: "thousands", 6: "millions", 9: "billions"}
 _BASIC_DILUTED = re.compile(r"\b(?:basic|diluted)\b", re.I)
+_SHARE_COUNT = re.compile(r"weighted|\bshares (?:used|outstanding)\b|number of shares", re.I)
 # a continuing operations' figure is not the year's ("Income from continuing operations attributable to Walmart")
 _CONTINUING = re.compile(r"continuing operations", re.I)
 
 
+_FOOTNOTE = re.compile(r"\s*\(\d{1,2}\)|\*")  # "2017 (1)", "2015 (2) 2014 (2)", "2018*"
+# footnote marks in a row: letters anywhere ("$ 20,182 (a)(b)"), a number right after a label's word ("Basic earnings
+# per share (2) $ 0.60"; a negative figure follows a number, "$" or ")", and a row a mark was wrongly taken from no
+# longer has one figure per year, so it is skipped, never misread)
+_NOTE_MARKS = re.compile(r"\s*\([a-z]\)|(?<=[A-Za-z:])(?:\s*\(\d{1,2}\))+(?=\s|$)")
+# a caption of the columns' dates, never the first part of a wrapped label ("Year Ended May 31," / "Revenues ...")
+_CAPTION = re.compile(r"^(?:(?:fiscal )?years? ended|as of|at)\b", re.I)
+
+
 def _years(line: str) -> list[int]:
     """The years a header line ends with, when they are consecutive (descending or ascending)."""
+    line = _FOOTNOTE.sub("", line).rstrip()
     found = [int(y) for y in _YEARS.findall(line)]
-    if len(found) < MIN_YEARS or not line.rstrip(" *").endswith(str(found[-1])):
+    if len(found) < MIN_YEARS or not line.endswith(str(found[-1])):
         return []
     steps = {b - a for a, b in zip(found, found[1:])}
     return found if steps in ({1}, {-1}) else []
@@ -62,8 +73,7 @@ def read(pages: list[Page], info: DocumentInfo) -> list[Fact]:
         return []
     for page in pages:
         lines = [x.strip() for x in page.text.split("\n") if x.strip()]
-        title = next((i for i, x in enumerate(lines[:TITLE_LINES]) if TITLE.match(re.sub(r"\s+", "", x)) and len(x) < 80),
-                     None)
+        title = next((i for i, x in enumerate(lines) if TITLE.match(re.sub(r"\s+", "", x)) and len(x) < 80), None)
         if title is None:
             continue
         facts = _read_page(page.page, lines, title, info)
@@ -76,7 +86,7 @@ def _read_page(page: int, lines: list[str], title: int, info: DocumentInfo) -> l
     header = next((i for i in range(title + 1, min(len(lines), title + HEADER_LINES)) if _years(lines[i])), None)
     if header is None:
         return []
-    unit = next((u for u in (rule_unit("us", x) for x in lines[title: header + 1]) if u), None)
+    unit = next((u for u in (rule_unit("us", x) for x in lines[title: header + UNIT_BELOW + 1]) if u), None)
     if unit is None:
         return []
     scale = unit[1]
@@ -92,13 +102,15 @@ def _read_page(page: int, lines: list[str], title: int, info: DocumentInfo) -> l
             years = _years(line)  # a second block of the table with its own header
             latest = max(years)
             continue
-        label, cells = split_row(line)
+        label, cells = split_row(_NOTE_MARKS.sub("", line))
         if not cells:
-            pending = heading = line
+            pending = heading = _NOTE_MARKS.sub("", line)
             continue
-        if pending and (label[:1].islower() or pending.endswith((" to", " of", " from", ","))):
+        if pending and not _CAPTION.match(pending) and (label[:1].islower() or pending.endswith((" to", " of", " from"))):
             label = f"{pending} {label}"
         pending = ""
+        if _SHARE_COUNT.search(heading) or _SHARE_COUNT.search(label):
+            continue  # share counts ("Weighted-average shares used in computation of earnings per share: Basic")
         if _PER_SHARE.search(heading) and _BASIC_DILUTED.search(label):
             label = f"{heading.rstrip(':')} {label}"  # "Per share of 3M common stock: Net income attributable to 3M — basic"
         hit = None if _CONTINUING.search(label) else metric_for_label("US", "key_figures", label)

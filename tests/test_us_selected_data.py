@@ -6,7 +6,13 @@ the statements keep deciding the years they print. Rows as printed:
   203,490 204,541", "Dividends declared per common share 2.04 2.00 1.96 1.92 1.88";
 - 3M_2018_10K p14 ("Item 6. Selected Financial Dat a.", dollars in millions, 2018* ... 2014): "Net sales $ 32,765 ...
   $ 30,274 $ 31,821", "Net income attributable to 3M 5,349 4,858 5,050 4,833 4,956", under "Per share of 3M common
-  stock:" "Net income attributable to 3M — basic 9.09 8.13 8.35 7.72 7.63" and "— diluted 8.89 7.93 8.16 7.58 7.49"."""
+  stock:" "Net income attributable to 3M — basic 9.09 8.13 8.35 7.72 7.63" and "— diluted 8.89 7.93 8.16 7.58 7.49";
+- MICROSOFT_2016_10K p28 (footnote marks among the figures): "Revenue $ 85,320 (a) $ 93,580 $ 86,833 $ 77,849
+  $ 73,723", "Diluted earnings per share $ 2.10 (a)(b) $ 1.48 (c) $ 2.63 $ 2.58 (e) $ 2.00 (f)";
+- AMAZON_2017_10K p18 (years ascending, "2017 (1)"; "Basic earnings per share (2) $ 0.60 $ (0.52) ..."; share counts
+  under "Weighted-average shares used in computation of earnings per share:" "Basic 457 462 ...");
+- NIKE_2019_10K p24 ("Year Ended May 31," under the years; "Revenues $ 39,117 $ 36,397 $ 34,350 $ 32,376 $ 30,601",
+  "Total assets (2)(3) 23,717 22,536 23,259 21,379 21,590")."""
 
 from __future__ import annotations
 
@@ -61,3 +67,21 @@ def test_3m_summary_years(mmm, metric, year, value):
 def test_a_per_share_row_is_never_a_money_metric(mmm):
     # "Net income attributable to 3M — basic 9.09 ..." under the per-share heading: EPS, not the net income
     assert all(r.value > 1000 for (m, _y), r in mmm.items() if m in ("net_income_parent", "net_income"))
+
+
+@pytest.mark.parametrize("name, metric, year, value, page", [
+    ("MICROSOFT_2016_10K", "revenue", 2012, "73723000000", "28"),
+    ("MICROSOFT_2016_10K", "eps_diluted", 2013, "2.58", "28"),
+    ("AMAZON_2017_10K", "eps_basic", 2014, "-0.52", "18"),
+    ("AMAZON_2017_10K", "revenue", 2013, "74452000000", "18"),
+    ("NIKE_2019_10K", "revenue", 2015, "30601000000", "24"),
+    ("NIKE_2019_10K", "total_assets", 2017, "23259000000", "24"),
+])
+def test_summary_layouts(name, metric, year, value, page):
+    row = _rows(name)[(metric, year)]
+    assert (row.value, row.page, row.statement) == (Decimal(value), page, "key_figures")
+
+
+def test_share_counts_are_no_per_share_figure():
+    rows = _rows("AMAZON_2017_10K")
+    assert all(abs(r.value) < 100 for (m, _y), r in rows.items() if m in ("eps_basic", "eps_diluted"))
