@@ -34,7 +34,7 @@ from mappings.statements import TITLE_LINES, statements, title_statement
 from parsers.statement_columns import Column, is_header_line, read_columns
 from parsers.statement_lines import is_year_cells, parse_amount, split_row
 from parsers.statement_reads import PRIMARY, ReadLog, StatementResult
-from parsers import us_selected_data
+from parsers import us_quarterly_data, us_selected_data
 from parsers.statement_units import rule_unit
 from schema.models import DocumentInfo, Fact, Page
 
@@ -294,7 +294,7 @@ def read(pages: list[Page], info: DocumentInfo) -> StatementResult:
         for r in reads:
             facts += r.facts
         log.attempt(st, True, [r.page for r in reads], sum(r.rows for r in reads))
-    return StatementResult(facts + us_selected_data.read(pages, info), log.records())
+    return StatementResult(facts + us_selected_data.read(pages, info) + us_quarterly_data.read(pages, info), log.records())
 
 
 def _restarts(more: _PageRead, best: _PageRead) -> bool:

@@ -1,5 +1,6 @@
-"""Item 6, Selected Financial Data, gives the years before a 10-K's statements (parsers/us_selected_data.py), while
-the statements keep deciding the years they print. Rows as printed:
+"""A 10-K's summary tables beside its statements: Item 6, Selected Financial Data, gives the years before the
+statements' (parsers/us_selected_data.py), while the statements keep deciding the years they print; the quarterly
+financial data note gives single quarters, the fourth among them (parsers/us_quarterly_data.py). Rows as printed:
 
 - WALMART_2018_10K p35 ("Five-Year Financial Summary", amounts in millions, fiscal years ended January 31, 2018 ...
   2014): "Total revenues $ 500,343 $ 485,873 $ 482,130 $ 485,651 $ 476,294", "Total assets 204,522 198,825 199,581
@@ -25,9 +26,10 @@ from parsers import parse
 from warehouse.metrics import document_metric_rows
 
 
-def _rows(name: str) -> dict:
+def _rows(name: str, period: str = "FY") -> dict:
     doc = parse(require_corpus("us", "financebench", "pdfs", f"{name}.pdf"))
-    return {(r.metric_name, r.fiscal_year): r for r in document_metric_rows(doc.info, doc.facts) if r.fiscal_period == "FY"}
+    return {(r.metric_name, r.fiscal_year) if period == "FY" else (r.metric_name, r.fiscal_year, r.fiscal_period): r
+            for r in document_metric_rows(doc.info, doc.facts) if (r.fiscal_period == "FY") == (period == "FY")}
 
 
 @pytest.fixture(scope="module")
@@ -85,3 +87,36 @@ def test_summary_layouts(name, metric, year, value, page):
 def test_share_counts_are_no_per_share_figure():
     rows = _rows("AMAZON_2017_10K")
     assert all(abs(r.value) < 100 for (m, _y), r in rows.items() if m in ("eps_basic", "eps_diluted"))
+
+
+# Quarterly financial data, as printed:
+# - WALMART_2018_10K p87 ("Note 17. Quarterly Financial Data (Unaudited)", "Fiscal Year Ended January 31, 2018",
+#   "Q1 Q2 Q3 Q4 Total"): "Total revenues $ 117,542 $ 123,355 $ 123,179 $ 136,267 $ 500,343", "Consolidated net income
+#   attributable to Walmart 3,039 2,899 1,749 2,175 9,862"; then fiscal 2017: "Total revenues $ 115,904 ... $ 130,936";
+# - NIKE_2019_10K p25 ("1ST QUARTER ... 4TH QUARTER" over "2019 2018 2019 2018 2019 2018 (1) 2019 2018"):
+#   "Revenues $ 9,948 $ 9,070 $ 9,374 $ 8,554 $ 9,611 $ 8,984 $ 10,184 $ 9,789";
+# - AMAZON_2017_10K p72 ("Year Ended December 31, 2016 (1)", "First / Quarter / Second / Quarter ..." one word a line):
+#   "Net sales $ 29,128 $ 30,404 $ 32,714 $ 43,741", "Net income (loss) 513 857 252 749";
+# - BESTBUY_2019_10K p90 ("1st 2nd 3rd 4th Fiscal Year", "Fiscal 2019"; the year ends Saturday February 2, 2019):
+#   "Revenue $ 9,109 $ 9,379 $ 9,590 $ 14,801 $ 42,879".
+@pytest.mark.parametrize("name, metric, year, quarter, value, end", [
+    ("WALMART_2018_10K", "revenue", 2018, "Q4", "136267000000", "2018-01-31"),
+    ("WALMART_2018_10K", "revenue", 2017, "Q4", "130936000000", "2017-01-31"),
+    ("WALMART_2018_10K", "net_income_parent", 2018, "Q3", "1749000000", "2017-10-31"),
+    ("NIKE_2019_10K", "revenue", 2019, "Q4", "10184000000", "2019-05-31"),
+    ("NIKE_2019_10K", "revenue", 2018, "Q3", "8984000000", "2018-02-28"),
+    ("AMAZON_2017_10K", "revenue", 2016, "Q4", "43741000000", "2016-12-31"),
+    ("AMAZON_2017_10K", "net_income", 2016, "Q2", "857000000", "2016-06-30"),
+    ("BESTBUY_2019_10K", "revenue", 2019, "Q4", "14801000000", "2019-02-02"),
+    ("BESTBUY_2019_10K", "revenue", 2019, "Q1", "9109000000", "2018-05-05"),
+])
+def test_quarterly_data(name, metric, year, quarter, value, end):
+    row = _rows(name, "Q")[(metric, year, quarter)]
+    assert (row.value, row.period_end.isoformat(), row.statement) == (Decimal(value), end, "key_figures")
+
+
+def test_quarters_add_up_to_the_year():
+    # Walmart fiscal 2018: Q1..Q4 total revenues = the income statement's 500,343 (arithmetic, not a printed total)
+    quarters, year = _rows("WALMART_2018_10K", "Q"), _rows("WALMART_2018_10K")
+    total = sum(quarters[("revenue", 2018, q)].value for q in ("Q1", "Q2", "Q3", "Q4"))
+    assert total == year[("revenue", 2018)].value == Decimal("500343000000")
