@@ -166,8 +166,12 @@ class Router:
 
     # ---------------------------------------------------------------------------- search route
     def _search(self, plan: QueryPlan) -> Answer:
-        if asks_line_item(plan):  # a statement's own row, stored when the statement was read: exact, with its page
-            item = statement_items.answer_parts(self.con, plan, topic_labels(plan))
+        # a line item, or a qualified one ("merchandise inventories", "accrued income taxes"), that a consolidated
+        # statement prints as a row: the row stored when the statement was read, exact, with its page
+        labels = topic_labels(plan) if asks_line_item(plan) else measure_labels(plan) if (
+            plan.non_gaap and not plan.metrics and len(plan.companies) == 1 and asks_amount(plan)) else []
+        if labels:
+            item = statement_items.answer_parts(self.con, plan, labels)
             if item is not None:
                 return self._base(plan, status="answered", answer=item.text, rows=item.rows, passages=item.passages,
                                   caveats=[STATEMENT_ROW, *(f"not available: {', '.join(item.missing)}"

@@ -67,3 +67,19 @@ def test_a_period_no_statement_prints_is_not_answered_from_another(f):
 ])
 def test_which_printed_labels_are_the_item(printed, asked, same):
     assert (item_key(printed) == item_key(asked)) is same
+
+
+@pytest.fixture(scope="module")
+def bby(tmp_path_factory):
+    home = ingested_home(tmp_path_factory, "statement_items_us", [("us", "financebench", "pdfs", "BESTBUY_2019_10K.pdf")])
+    with Filings(home, read_only=True) as fx:
+        yield fx
+
+
+def test_a_qualified_item_a_statement_prints(bby):
+    # BESTBUY_2019_10K p52, the consolidated balance sheet: "Merchandise inventories 5,409 5,209" ($ in millions,
+    # February 2, 2019 and February 3, 2018): the row, not the search route's passages
+    a = bby.ask("Best Buy merchandise inventories fiscal 2019")
+    assert a.status == "answered"
+    assert [(r.metric, r.period_end.isoformat(), Decimal(r.value), r.source["page"]) for r in a.rows] == [
+        ("Merchandise inventories", "2019-02-02", Decimal("5409000000"), 52)]
