@@ -33,6 +33,8 @@ PRINTED_EACH = 3  # printed figures quoted per metric and company when no row is
 REASONS_EACH = 2  # printed reasons for a metric's change quoted per metric and company
 STATEMENT_ROW = ("a line item of the consolidated statements, read from its printed row: not one of the warehouse's "
                  "standard metrics, so no other company's or market's figure is mapped to it")
+DEDUCTION = ("a figure printed in parentheses is one the statement deducts (a cost or a loss): its sign is kept as "
+             "printed")
 
 
 def cited(p: Passage, section: bool = False) -> str:
@@ -174,8 +176,8 @@ class Router:
             item = statement_items.answer_parts(self.con, plan, labels)
             if item is not None:
                 return self._base(plan, status="answered", answer=item.text, rows=item.rows, passages=item.passages,
-                                  caveats=[STATEMENT_ROW, *(f"not available: {', '.join(item.missing)}"
-                                                            for _ in item.missing[:1])]
+                                  caveats=[STATEMENT_ROW, *([DEDUCTION] if item.deductions else []),
+                                           *(f"not available: {', '.join(item.missing)}" for _ in item.missing[:1])]
                                   + self._coverage([c.company_id for c in plan.companies]))
         if self.searcher is None:
             return self._base(plan, status="no_data",

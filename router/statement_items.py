@@ -94,9 +94,12 @@ def wanted(plan: QueryPlan) -> list[tuple[int, str, dt.date | None]]:
 
 
 def choose(items: list[Item], plan: QueryPlan) -> list[Item]:
-    """One row per asked period (the period's own report first, then the latest report printing it); without a
-    period named, the latest period a report prints as its own."""
-    ranked = sorted(items, key=lambda i: (not i.own, -i.reported.toordinal(), i.page))
+    """One row per asked period (the balance sheet's row before a flow's of the same name, the period's own report
+    first, then the latest report printing it); without a period named, the latest period a report prints as its
+    own. A balance asked ("as of", 年末) is read from balances only: a cash-flow row "Deposits" is their change."""
+    if any(p.instant for p in plan.periods):
+        items = [i for i in items if i.statement == "balance"]
+    ranked = sorted(items, key=lambda i: (STATEMENTS.index(i.statement) != 1, not i.own, -i.reported.toordinal(), i.page))
     targets = wanted(plan)
     if not targets and plan.last_n_years:  # the last N fiscal years a report prints
         years = sorted({i.fiscal_year for i in ranked if i.fiscal_period == "FY"})[-plan.last_n_years:]
@@ -141,6 +144,7 @@ class ItemAnswer:
     rows: list[AnswerRow]
     passages: list[Passage]
     missing: list[str]  # asked periods no stored row is of
+    deductions: bool = False  # a figure printed in parentheses: the statement deducts it (a cost), kept as printed
 
 
 def answer_parts(con: duckdb.DuckDBPyConnection, plan: QueryPlan, labels: list[str]) -> ItemAnswer | None:
@@ -165,10 +169,12 @@ def answer_parts(con: duckdb.DuckDBPyConnection, plan: QueryPlan, labels: list[s
                               period_end=item.period_end, metric=item.label, value=f"{item.value.normalize():f}",
                               currency=item.currency, accounting_standard=item.standard, original_label=item.label,
                               source={"document_id": item.document_id, "doc_name": item.doc_name, "page": item.page}))
-        quotes.append(quote)
+        if quote not in quotes:
+            quotes.append(quote)
     if not rows:
         return None
     text = "\n".join([*lines, *(f"as printed: \"{q.text}\" [{q.source['doc_name']} p{q.source['page']}]" for q in quotes)])
     got = {(r.fiscal_year, r.fiscal_period) for r in rows} | {r.period_end for r in rows}
     missing = [f"{period} {year}" for year, period, end in wanted(plan) if (end or (year, period)) not in got]
-    return ItemAnswer(text, rows, quotes, missing)
+    deductions = any(i.value_text.startswith("(") for i in chosen)
+    return ItemAnswer(text, rows, quotes, missing, deductions)

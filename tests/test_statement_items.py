@@ -71,7 +71,8 @@ def test_which_printed_labels_are_the_item(printed, asked, same):
 
 @pytest.fixture(scope="module")
 def bby(tmp_path_factory):
-    home = ingested_home(tmp_path_factory, "statement_items_us", [("us", "financebench", "pdfs", "BESTBUY_2019_10K.pdf")])
+    home = ingested_home(tmp_path_factory, "statement_items_us", [("us", "financebench", "pdfs", "BESTBUY_2019_10K.pdf"),
+                                                                  ("us", "financebench", "pdfs", "JPMORGAN_2021Q1_10Q.pdf")])
     with Filings(home, read_only=True) as fx:
         yield fx
 
@@ -83,3 +84,11 @@ def test_a_qualified_item_a_statement_prints(bby):
     assert a.status == "answered"
     assert [(r.metric, r.period_end.isoformat(), Decimal(r.value), r.source["page"]) for r in a.rows] == [
         ("Merchandise inventories", "2019-02-02", Decimal("5409000000"), 52)]
+
+
+def test_a_balance_asked_is_never_a_cash_flow_row(bby):
+    # JPMORGAN_2021Q1_10Q p83, the cash flow statement: "Deposits 120,501 297,976" is the quarter's change in
+    # deposits, not the deposits held at March 31, 2021 (the balance sheet's $2,278,112 million)
+    a = bby.ask("JPMorgan total deposits as of March 31, 2021")
+    assert all(Decimal(r.value) != Decimal("120501000000") for r in a.rows)
+    assert all("120,501" not in p.text for p in a.passages[:1])

@@ -233,3 +233,18 @@ def test_an_answer_with_a_derived_quarter_cites_the_reports_it_came_from(jinhua_
     assert a.rows[0].source["page"] is None  # not printed on any page
     for i in inputs:  # the answer names each report the value was computed from, with its page
         assert f"{names[i['document_id']]} p{i['page']}" in a.answer
+
+
+def test_a_key_figures_item_stays_at_a_balance_sheet_date():
+    """A summary's balance totals give way to the balance sheet at the dates it prints (the statement or its sections
+    decide them), but a key-figures item no statement prints stays: 000001_pinganyinhang_2024_annual p16 "归属于本行
+    普通股股东的每股净资产（元/股） 21.89" at 2024-12-31, the date of the balance sheet on p122."""
+    from conftest import require_corpus
+    from parsers import parse
+    from warehouse.metrics import document_metric_rows
+
+    doc = parse(require_corpus("cn", "000001_pinganyinhang_2024_annual.pdf"))
+    rows = {(r.metric_name, r.fiscal_year, r.fiscal_period): r for r in document_metric_rows(doc.info, doc.facts)}
+    bvps = rows[("book_value_per_share", 2024, "FY")]
+    assert (bvps.value, bvps.page, bvps.statement) == (Decimal("21.89"), "16", "key_figures")
+    assert rows[("total_assets", 2024, "FY")].statement == "balance"

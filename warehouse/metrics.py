@@ -113,12 +113,10 @@ def document_metric_rows(info: DocumentInfo, facts: list[Fact]) -> list[MetricRo
     fye = fiscal_year_end_month(info)
     best: dict[tuple[str, int, str], MetricRow] = {}
     # a balance sheet decides the dates it prints: its totals, or totals derived from its sections
-    # (warehouse/derive.py), never a summary table's copy of them
+    # (warehouse/derive.py), never a summary table's copy of them (the key figures' own items, 每股净资产, stay)
     balance_dates = {f.period_end for f in facts if f.statement == "balance" and f.consolidated and f.concept is None}
     for fact in facts:
         if fact.value is None or not fact.consolidated or fact.dimensions or fact.period_end is None:
-            continue
-        if fact.statement == "key_figures" and fact.period_type == "instant" and fact.period_end in balance_dates:
             continue
         candidates: list[tuple[str, tuple[int, int]]] = []
         if fact.concept:
@@ -130,6 +128,8 @@ def document_metric_rows(info: DocumentInfo, facts: list[Fact]) -> list[MetricRo
         for mid, rank in candidates:
             metric = known[mid]
             if not _unit_fits(metric.kind, fact.unit):
+                continue
+            if metric.sign == "positive" and fact.statement == "key_figures" and fact.period_end in balance_dates:
                 continue
             if metric.period == "duration":
                 if fact.period_type != "duration" or fact.period_start is None:
