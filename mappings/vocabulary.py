@@ -217,6 +217,12 @@ def part_words() -> tuple[frozenset[str], re.Pattern]:
 
 
 @lru_cache(maxsize=1)
+def place_words() -> frozenset[str]:
+    """Words of places that name a part right before a metric ("Europe turnover"): ``measures.part_of.places``."""
+    return frozenset(fold(str(w)).casefold() for w in (_data()["measures"].get("part_of") or {}).get("places") or [])
+
+
+@lru_cache(maxsize=1)
 def legal_form_words() -> frozenset[str]:
     """Words of a company's legal form (inc, ltd, group ...): ``measures.part_of.legal_forms``; never a part."""
     return frozenset(fold(str(w)).casefold() for w in (_data()["measures"].get("part_of") or {}).get("legal_forms") or [])

@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 
 from mappings.vocabulary import (fold, generic_company_words, legal_form_words, non_gaap_words, not_company_words,
-                                 part_after_words, part_fillers_zh, part_nouns, part_words)
+                                 part_after_words, part_fillers_zh, part_nouns, part_words, place_words)
 
 _CJK = re.compile(r"[\u4e00-\u9fff]")
 
@@ -34,6 +34,8 @@ def qualified(question: str, start: int) -> str | None:
     return None
 
 
+PART_WORDS_EN = 4  # words of an English part's name read before the metric ("foundation and site formation works")
+_JOINS = frozenset({"and", "&"})  # inside a part's name, never at its start
 _LAST_WORD = re.compile(r"([a-z][a-z0-9&.'’\-]*)\s*$")
 _NO_PART = re.compile(r"^(?:fy|q[1-4]|h[12]|\d)")
 
@@ -55,25 +57,34 @@ def part_of(question: str, start: int, named: list[tuple[int, int]], flow: bool 
             return _unmarked_part(before, named) if flow else None
         if any(a < m.end() and m.start() < b for a, b in named):
             return None
-        head = re.search(r"(?:[\u4e00-\u9fff]|[a-z0-9&]+){0,4}$", before[: m.start()])  # 小分子cdmo业务
+        head = re.search(r"(?:[\u4e00-\u9fff]|[a-z0-9&]+)*$", before[: m.start()])  # 小分子cdmo业务, 临床试验技术服务
         start_at = max([head.start(), *(b for a, b in named if b <= m.start())])  # not a company's or period's words
-        return before[start_at: m.start()] + m.group(0)
+        lead, _tail = part_fillers_zh()
+        words_zh = before[start_at: m.start()]
+        while words_zh != (words_zh := lead.sub("", words_zh)):  # 公司全年临床试验技术服务: 临床试验技术服务
+            pass
+        return words_zh + m.group(0)
     words_: list[str] = []
     nouns = part_nouns()
-    while len([w for w in words_ if w not in nouns]) < 3 and (m := _LAST_WORD.search(before)) is not None \
-            and not any(a < m.end(1) and m.start(1) < b for a, b in named):
+    while len([w for w in words_ if w not in nouns and w not in _JOINS]) < PART_WORDS_EN \
+            and (m := _LAST_WORD.search(before)) is not None and not any(a < m.end(1) and m.start(1) < b for a, b in named):
         word = re.sub(r"['’]s?$", "", m.group(1)).strip(".")
+        if word in _JOINS and words_ and words_[0] not in _JOINS:  # "Missiles and Fire Control", "Space & Security"
+            words_.insert(0, word)
+            before = before[: m.start(1)]
+            continue
         named_part = bool(words_) and words_[0] in nouns  # "International segment", "China business"
-        # after the company's name a place may name a part ("Apple Greater China net sales"); a legal form or a word of
-        # its own names never does ("Wisdom Education International revenue")
-        place = word in generic_company_words() and word not in legal_form_words() and word not in own_names and any(
-            b <= m.start(1) for a, b in companies_at)
-        if word not in nouns and (len(word) < 3 or word in plain or _NO_PART.match(word) or (
+        # a place names a part ("Europe turnover"); after the company's name a generic word of legal names that is a
+        # place does too ("Apple Greater China net sales"); a legal form or a word of its own names never does
+        # ("Wisdom Education International revenue")
+        place = word not in legal_form_words() and word not in own_names and (word in place_words() or (
+            word in generic_company_words() and any(b <= m.start(1) for a, b in companies_at)))
+        if word not in nouns and (len(word) < 3 and not place or word in plain or _NO_PART.match(word) or (
                 not named_part and not place and (word in not_company_words() or word in generic_company_words()))):
             break
         words_.insert(0, word)
         before = before[: m.start(1)]
-    while words_ and words_[0] in nouns:  # "... segment revenue" names no part by itself
+    while words_ and (words_[0] in nouns or words_[0] in _JOINS):  # "... segment revenue" names no part by itself
         words_.pop(0)
     return " ".join(words_) or None
 

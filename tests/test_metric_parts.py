@@ -116,6 +116,8 @@ def test_a_part_noun_may_be_left_out_where_the_part_is_printed():
     ("药明康德2025年一季度利息收入", [], None),  # 收入 inside another term names no metric
     ("药明康德2025年一季度境外收入", [], "境外"),  # 收入 after a marker names the part's revenue
     ("药明康德2025年一季度测试业务收入", [], "测试业务"),
+    ("药明康德2025年一季度小分子新药工艺研究业务收入", [], "小分子新药工艺研究业务"),  # a long name before a marker word
+    ("药明康德2025年一季度公司小分子新药工艺研究业务收入", [], "小分子新药工艺研究业务"),  # less the words that narrow nothing
     ("药明康德2025年一季度公司实现营业收入", ["revenue"], None),  # words that narrow nothing
     ("药明康德2025年一季度的营收", ["revenue"], None),
     ("药明康德2025年一季度按中国会计准则的营业收入", ["revenue"], None),
@@ -180,6 +182,13 @@ def test_an_amount_of_money_is_printed(text, amount):
     ("Walmart Inc net sales fiscal 2025", None),  # a legal form never
     ("Walmart gross margin on grocery products fiscal 2025", "on grocery products"),
     ("Walmart revenue from membership services fiscal 2025", "from membership services"),
+    ("Walmart Europe net sales fiscal 2025", "europe"),  # a place, not a company's name
+    ("Walmart net sales from Latin America fiscal 2025", "from latin america"),
+    ("Walmart net sales in Japan fiscal 2025", "in japan"),
+    ("Walmart net sales in US dollars fiscal 2025", None),  # a currency, not a place
+    # a segment's name with "and" in it (names read from 10-Ks: Lockheed Martin's "Rotary and Mission Systems")
+    ("Walmart Rotary and Mission Systems net sales fiscal 2025", "rotary and mission systems"),
+    ("Walmart and WuXi AppTec revenue 2025", None),  # "and" never starts a part
 ])
 def test_a_place_or_a_line_of_products_names_a_part(f, question, part):
     plan = f.plan(question)
