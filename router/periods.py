@@ -146,7 +146,13 @@ def find_periods(question: str) -> tuple[list[PeriodRef], int | None]:
     for m in re.finditer(r"\b(?:as\s+of|as\s+at|at(?:\s+the)?\s+end\s+of|end\s+of)\s+" + _MONTH + r",?\s+" + _YEAR + r"\b",
                          text, re.I):
         add(m, None, None, period_end=_month_end(int(m.group(2)), _MONTHS[m.group(1).lower()]), instant=True)
-    # 2. instants named by a period end
+    # 2. instants named by a period end; a range of year ends first (2020-2022年末, 2020年至2022年末: each year's end)
+    for m in re.finditer(_YEAR + r"\s?年?\s?(?:-|–|—|~|至|到)\s?" + _YEAR + r"\s?(?:年|财年|財年)?\s?(?:末|底|年末|年底)", text):
+        a, b = int(m.group(1)), int(m.group(2))
+        if a <= b <= a + 30 and free(m):
+            taken.append((m.start(), m.end()))
+            found += [(m.start(), PeriodRef(fiscal_year=y, fiscal_period="FY", matched=m.group(0), instant=True))
+                      for y in range(a, b + 1)]
     instants: list[tuple[str, callable]] = [
         (r"\b(?:at\s+|as\s+of\s+)?(?:the\s+)?(?:end\s+of\s+(?:the\s+)?(?:fiscal\s+(?:year\s+)?|FY\s?)?|(?:fiscal\s+)?year[- ]end(?:ed)?\s+"
          r"(?:of\s+)?(?:fiscal\s+|FY\s?)?)'?" + r"((?:19|20)\d\d|\d\d)\b(?!\s?(?:Q|quarter))", lambda m: (_year(m.group(1)), "FY")),

@@ -100,6 +100,13 @@ def test_a_month_end_is_an_instant_at_that_date():
         assert p.instant and p.period_end == day
 
 
+@pytest.mark.parametrize("question", ["2019-2021年末商誉", "2019年至2021年末商誉", "2019到2021年底总负债"])
+def test_a_range_of_year_ends_is_each_years_end(question):
+    periods, _ = find_periods(question)
+    assert [(p.fiscal_year, p.fiscal_period, p.instant) for p in periods] == [
+        (2019, "FY", True), (2020, "FY", True), (2021, "FY", True)]
+
+
 def test_relative_periods():
     assert find_periods("revenue over the last three years")[1] == 3
     assert find_periods("近三年营业收入")[1] == 3

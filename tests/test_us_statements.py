@@ -334,3 +334,14 @@ def test_revenue_is_the_total_of_revenues():
     assert rows[("revenue", 2021)].value == 195929 * M and rows[("revenue", 2021)].page == "36"
     assert _value(facts, "income", "Net sales", end) + _value(facts, "income", "Membership fees", end) == \
         rows[("revenue", 2021)].value
+
+
+def test_a_per_share_row_naming_the_parent_is_eps():
+    """PEPSICO_2021_10K p61, the income statement: under "Net Income Attributable to PepsiCo per Common Share",
+    "Basic $5.51 $5.14 $5.23" and "Diluted $5.49 $5.12 $5.20" (2021, 2020, 2019): EPS, never the parent's net income."""
+    from parsers import parse
+
+    doc = parse(require_corpus("us", "financebench", "pdfs", "PEPSICO_2021_10K.pdf"))
+    rows = {(r.metric_name, r.fiscal_year): r for r in document_metric_rows(doc.info, doc.facts) if r.fiscal_period == "FY"}
+    assert rows[("eps_diluted", 2021)].value == Decimal("5.49") and rows[("eps_basic", 2020)].value == Decimal("5.14")
+    assert rows[("net_income_parent", 2021)].value > 1_000_000
