@@ -28,6 +28,8 @@ UNIT_BELOW = 2  # the unit caption may follow the years' header by this many lin
 MIN_YEARS = 3
 _YEARS = re.compile(r"(?:^|\s)((?:19|20)\d\d)(?=\s|$)")
 _FOOTNOTE = re.compile(r"\s*\(\d{1,2}\)|\*")  # "2017 (1)", "2015 (2) 2014 (2)", "2018*"
+_SHORT_YEAR = re.compile(r"\b(?:[1-9]|1[01])[- ]months?\b|\b(?:eleven|ten|nine|seven|five|four|two)[- ]months?\b|"
+                         r"transition period", re.I)
 
 
 def _years(line: str) -> list[int]:
@@ -62,6 +64,8 @@ def _read_page(page: int, lines: list[str], title: int, info: DocumentInfo) -> l
     unit = next((u for u in (rule_unit("us", x) for x in lines[title: header + UNIT_BELOW + 1]) if u), None)
     if unit is None:
         return []
+    if any(_SHORT_YEAR.search(x) for x in lines[title: header + 1]):
+        return []  # a column of a short (transition) year, "12-Month 11-Month": not every column is a year
     years = _years(lines[header])
     rows = SummaryRows()
     out: list[Fact] = []

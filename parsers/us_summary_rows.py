@@ -7,9 +7,9 @@ column becomes a ``key_figures`` fact. Used by ``parsers.us_selected_data`` and 
   from no longer has one figure per column, so it is skipped, never misread);
 - a line without figures is a heading, and the first part of a wrapped label when the next starts in lower case or
   it ends in "to" / "of" / "from" (never a caption of the columns' dates: "Year Ended May 31,");
-- under a per-share heading a basic or diluted row carries the heading in front ("Per share of 3M common stock: Net
-  income attributable to 3M — basic" is diluted EPS, never the net income); share counts and a continuing
-  operations' figure are no metric;
+- under a per-share heading a row carries the heading in front ("Per share of 3M common stock: Net income
+  attributable to 3M — basic" is basic EPS, never the net income; "Per Share Data: Net earnings (loss) 3.81" names no
+  metric, as it says neither basic nor diluted); share counts and a continuing operations' figure are no metric;
 - only labels ``mappings/labels_us.yaml`` maps under ``key_figures`` are a metric."""
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ from parsers.statement_lines import parse_amount, split_row
 from schema.models import DocumentInfo, Fact
 
 SCALE_WORDS = {0: "units", 3: "thousands", 6: "millions", 9: "billions"}
-PER_SHARE = re.compile(r"per (?:common |ordinary |diluted |basic )?share|\beps\b", re.I)
+PER_SHARE = re.compile(r"per (?:[\w.&-]+ )?(?:common |ordinary |diluted |basic )?share|\beps\b", re.I)  # "per 3M common share"
 _BASIC_DILUTED = re.compile(r"\b(?:basic|diluted)\b", re.I)
 _SHARE_COUNT = re.compile(r"weighted|\bshares (?:used|outstanding)\b|number of shares", re.I)
 _CONTINUING = re.compile(r"continuing operations", re.I)
@@ -49,7 +49,7 @@ class SummaryRows:
             label = f"{pending} {label}"
         if _SHARE_COUNT.search(self.heading) or _SHARE_COUNT.search(label) or _CONTINUING.search(label):
             return label, cells, None
-        if PER_SHARE.search(self.heading) and _BASIC_DILUTED.search(label):
+        if PER_SHARE.search(self.heading) and not PER_SHARE.search(label):  # "Per Share Data" / "Net earnings 3.81"
             label = f"{self.heading.rstrip(':')} {label}"
         hit = metric_for_label("US", "key_figures", label)
         if hit is None or any(c.endswith("%") for c in cells):

@@ -33,8 +33,8 @@ PRINTED_EACH = 3  # printed figures quoted per metric and company when no row is
 REASONS_EACH = 2  # printed reasons for a metric's change quoted per metric and company
 STATEMENT_ROW = ("a line item of the consolidated statements, read from its printed row: not one of the warehouse's "
                  "standard metrics, so no other company's or market's figure is mapped to it")
-DEDUCTION = ("a figure printed in parentheses is one the statement deducts (a cost or a loss): its sign is kept as "
-             "printed")
+DEDUCTION = ("figures keep the sign the statement prints them with: one in parentheses is negative in the statement's "
+             "own arithmetic (a deduction, or a reversal on a cost line)")
 
 
 def cited(p: Passage, section: bool = False) -> str:

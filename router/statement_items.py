@@ -3,9 +3,11 @@
 for the asked periods, with its exact value, currency, page and the printed line quoted.
 
 A stored row answers when its printed label is the question's line item (compared in the form printed labels are
-compared in, ``mappings.metrics.normalise_label``, Simplified Chinese; "X, net" / X净额 / "Total X" are X), it is
-the group's (consolidated, no dimension), and its column is an asked period: a balance at the period's end, a flow
-over it (a quarter is a quarter, never the year to date). A period's own report is read first, then the latest
+compared in, ``mappings.metrics.normalise_label``, Simplified Chinese; the label itself first, and for an item asked
+without "total" / "net", a row printed as "X, net" / X净额 / "Total X"), it is the group's (consolidated, no
+dimension), its column is an asked period (a balance at the period's end, a flow over it: a quarter is a quarter,
+never the year to date), and the statement prints that label once for the period (lease liabilities under current and
+under non-current liabilities are two parts, and neither is given for the item). A period's own report is read first, then the latest
 report that prints it as a comparative. Without such a row the search route answers as before."""
 
 from __future__ import annotations
@@ -56,11 +58,17 @@ class Item:
     reported: dt.date  # the report's period end
 
 
+def exact_key(label: str) -> str:
+    return fold(normalise_label(label)).strip()
+
+
 def stored_items(con: duckdb.DuckDBPyConnection, company_id: str, labels: list[str]) -> list[Item]:
-    """The group's statement rows of a company whose label is one of ``labels``, each with the period it is of."""
-    keys = {item_key(w) for w in labels if w}
-    keys.discard("")
-    if not keys:
+    """The group's statement rows of a company whose label is one of ``labels``, each with the period it is of: the
+    rows printed under the label itself when there are any; else, for a label without "total" / "net", the rows
+    printed as "X, net" / "Total X" (a question naming "X, net" is never answered with the row "X")."""
+    exact = {exact_key(w) for w in labels if w} - {""}
+    keys = {item_key(w) for w in labels if w and item_key(w) == exact_key(w)} - {""}
+    if not exact:
         return []
     rows = con.execute(
         "SELECT f.document_id, d.doc_name, d.company_id, d.stock_code, d.market, d.accounting_standard, f.label, "
@@ -69,10 +77,12 @@ def stored_items(con: duckdb.DuckDBPyConnection, company_id: str, labels: list[s
         "WHERE d.company_id = ? AND f.consolidated AND f.dimensions IS NULL AND f.statement IN (SELECT unnest(?)) "
         "AND f.label IS NOT NULL AND f.value IS NOT NULL AND f.period_end IS NOT NULL AND f.page IS NOT NULL",
         [company_id, list(STATEMENTS)]).fetchall()
+    if any(exact_key(r[6]) in exact for r in rows):
+        rows = [r for r in rows if exact_key(r[6]) in exact]
     out = []
     for (doc_id, doc_name, cid, code, market, std, label, value, text, unit, statement, page, start, end, kind, fye,
          doc_end, doc_period) in rows:
-        if item_key(label) not in keys or (unit and "/" in unit):
+        if (exact_key(label) not in exact and item_key(label) not in keys) or (unit and "/" in unit):
             continue
         fye = fye or 12
         period = (classify_instant(end, fye, market, doc_end, doc_period) if kind == "instant"
@@ -82,6 +92,16 @@ def stored_items(con: duckdb.DuckDBPyConnection, company_id: str, labels: list[s
         out.append(Item(doc_id, doc_name, cid, code, market, std, label, value, text or "", unit, statement, int(page),
                         end, period[0], period[1], doc_end == end, doc_end or end))
     return out
+
+
+def as_asked(question: str, labels: list[str]) -> list[str]:
+    """The item's label with the words the question puts around it that make it another row: "total" before it, "net"
+    after it ("..., net", the topic words lose them at the comma); else ``labels`` (the longest reading first)."""
+    if not labels:
+        return []
+    text = fold(question).casefold()
+    m = re.search(r"(?:\btotal\s+)?" + re.escape(labels[0].casefold()) + r"(?:\s*,?\s*net\b)?", text)
+    return [m.group(0)] if m and m.group(0) != labels[0].casefold() else labels[:1]
 
 
 def wanted(plan: QueryPlan) -> list[tuple[int, str, dt.date | None]]:
@@ -110,9 +130,16 @@ def choose(items: list[Item], plan: QueryPlan) -> list[Item]:
     chosen = []
     for year, period, end in targets:
         hit = next((i for i in ranked if (i.period_end == end if end else (i.fiscal_year, i.fiscal_period) == (year, period))), None)
-        if hit is not None and hit not in chosen:
+        if hit is not None and hit not in chosen and not _parts_of_one_item(hit, items):
             chosen.append(hit)
     return sorted(chosen, key=lambda i: i.period_end)
+
+
+def _parts_of_one_item(hit: Item, items: list[Item]) -> bool:
+    """Does the statement print the label twice for that period with other figures (lease liabilities under current and
+    under non-current liabilities)? Then no one row is the item: none is given in its place."""
+    return any(i.document_id == hit.document_id and i.statement == hit.statement and i.period_end == hit.period_end
+               and i.label == hit.label and i.value != hit.value for i in items)
 
 
 def printed_line(con: duckdb.DuckDBPyConnection, item: Item) -> Passage | None:
@@ -144,14 +171,14 @@ class ItemAnswer:
     rows: list[AnswerRow]
     passages: list[Passage]
     missing: list[str]  # asked periods no stored row is of
-    deductions: bool = False  # a figure printed in parentheses: the statement deducts it (a cost), kept as printed
+    deductions: bool = False  # a figure printed in parentheses, kept with its printed sign
 
 
 def answer_parts(con: duckdb.DuckDBPyConnection, plan: QueryPlan, labels: list[str]) -> ItemAnswer | None:
     """The answer text, rows and quoted lines for the plan's line item of its one company, or None when no stored
     statement row of an asked period is the item."""
     company, name = plan.companies[0].company_id, plan.companies[0].matched
-    chosen = choose(stored_items(con, company, labels), plan)
+    chosen = choose(stored_items(con, company, as_asked(plan.question, labels)), plan)
     if not chosen:
         return None
     zh = plan.language == "zh"

@@ -72,7 +72,9 @@ def test_which_printed_labels_are_the_item(printed, asked, same):
 @pytest.fixture(scope="module")
 def bby(tmp_path_factory):
     home = ingested_home(tmp_path_factory, "statement_items_us", [("us", "financebench", "pdfs", "BESTBUY_2019_10K.pdf"),
-                                                                  ("us", "financebench", "pdfs", "JPMORGAN_2021Q1_10Q.pdf")])
+                                                                  ("us", "financebench", "pdfs", "JPMORGAN_2021Q1_10Q.pdf"),
+                                                                  ("us", "financebench", "pdfs", "WALMART_2018_10K.pdf"),
+                                                                  ("hk", "1741_riying_2021_annual.pdf")])
     with Filings(home, read_only=True) as fx:
         yield fx
 
@@ -92,3 +94,19 @@ def test_a_balance_asked_is_never_a_cash_flow_row(bby):
     a = bby.ask("JPMorgan total deposits as of March 31, 2021")
     assert all(Decimal(r.value) != Decimal("120501000000") for r in a.rows)
     assert all("120,501" not in p.text for p in a.passages[:1])
+
+
+def test_the_label_asked_before_its_looser_readings(bby):
+    # WALMART_2018_10K p59 prints both "Property under capital lease and financing obligations 12,703 11,637" and
+    # "Property under capital lease and financing obligations, net 7,143 6,468" ($ millions, January 31, 2018 / 2017)
+    net = bby.ask("Walmart property under capital lease and financing obligations, net fiscal 2018")
+    assert [Decimal(r.value) for r in net.rows] == [Decimal("7143000000")]
+    gross = bby.ask("Walmart property under capital lease and financing obligations fiscal 2018")
+    assert [Decimal(r.value) for r in gross.rows] == [Decimal("12703000000")]
+
+
+def test_a_label_printed_twice_for_a_period_gives_no_row(bby):
+    # 1741_riying_2021_annual's balance sheet prints "Lease liabilities" under current and under non-current
+    # liabilities (p68-69, HK$'000 193 and 3,838 at 30 September 2021): neither part is the item
+    a = bby.ask("Ri Ying lease liabilities 2021")
+    assert not a.rows

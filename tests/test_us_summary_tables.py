@@ -120,3 +120,12 @@ def test_quarters_add_up_to_the_year():
     quarters, year = _rows("WALMART_2018_10K", "Q"), _rows("WALMART_2018_10K")
     total = sum(quarters[("revenue", 2018, q)].value for q in ("Q1", "Q2", "Q3", "Q4"))
     assert total == year[("revenue", 2018)].value == Decimal("500343000000")
+
+
+def test_a_per_share_table_and_a_short_year_are_not_read_as_the_years_money():
+    """BESTBUY_2017_10K p26 ("Five-Year Financial Highlights", "12-Month 11-Month" over "Fiscal Year 2017 (1) ... 2013
+    (5)(6)"): fiscal 2013 lasted 11 months, and under "Per Share Data" the row "Net earnings (loss) 3.81 2.56 3.49 1.53
+    (1.30)" is per share: no full-year figure of fiscal 2013 and no net income of $1.53 million come from the page."""
+    rows = _rows("BESTBUY_2017_10K")
+    assert all(r.page != "26" for r in rows.values())
+    assert all(abs(r.value) > 1_000_000_00 for (m, _y), r in rows.items() if m in ("net_income", "net_income_parent"))
