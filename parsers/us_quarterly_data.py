@@ -89,7 +89,6 @@ def _read_block(page: int, lines: list[str], title: int, info: DocumentInfo) -> 
     if unit is None:
         return []
     year = next((y for y in (_block_year(x) for x in lines[title: first]) if y), None)
-    latest = None
     rows = SummaryRows()
     found: list[tuple[int, int, str, str, int, str]] = []  # (year, quarter, metric, label, line, cell)
     for idx in range(first, len(lines)):
@@ -114,7 +113,7 @@ def _read_block(page: int, lines: list[str], title: int, info: DocumentInfo) -> 
         return []
     latest = max(y for y, *_ in found)
     out = []
-    for ci, (y, quarter, metric, label, idx, cell) in enumerate(found):
+    for y, quarter, metric, label, idx, cell in found:
         end = period_back(info.period_end, years=latest - y, quarters=4 - quarter)
         start = period_back(end, quarters=1) + dt.timedelta(days=1)
         fact = summary_fact(info, metric, label, cell, unit[1], start, end, page, f"p{page} r{idx + 1} q{quarter}",

@@ -79,15 +79,19 @@ def _unit_fits(kind: str, unit: str | None) -> bool:
     return False
 
 
+def _summary_balance(metric: Metric, fact: Fact) -> bool:
+    """A balance that is never negative (assets, liabilities, their sections) read from a summary table: the
+    balance sheet decides the dates it prints, and a deduction sign the summary prints it with is presentation."""
+    return metric.sign == "positive" and fact.statement == "key_figures" and fact.concept is None
+
+
 def _value_of(metric: Metric, fact: Fact) -> Decimal:
     """A printed percentage ("16.78%", a "(%)" column) is stored as a fraction (0.1678), like XBRL's pure. A
     summary table that prints a balance which is never negative as a deduction ("Total liabilities (171,107)"
     in a five-year summary) gives the amount."""
     if metric.kind == "percent" and (fact.original_unit or "").strip() == "%":
         return fact.value / 100
-    if metric.sign == "positive" and fact.statement == "key_figures" and fact.concept is None and fact.value < 0:
-        return -fact.value
-    return fact.value
+    return abs(fact.value) if _summary_balance(metric, fact) else fact.value
 
 
 def _rounding_of(kind: str, fact: Fact) -> int | None:
@@ -129,7 +133,7 @@ def document_metric_rows(info: DocumentInfo, facts: list[Fact]) -> list[MetricRo
             metric = known[mid]
             if not _unit_fits(metric.kind, fact.unit):
                 continue
-            if metric.sign == "positive" and fact.statement == "key_figures" and fact.period_end in balance_dates:
+            if _summary_balance(metric, fact) and fact.period_end in balance_dates:
                 continue
             if metric.period == "duration":
                 if fact.period_type != "duration" or fact.period_start is None:
