@@ -45,16 +45,33 @@ event("done", added=report.count("added"), failed=report.count("failed"), units=
 """
 
 
-def _tree_rss(pid: int) -> tuple[int, int]:
+def _tree_rss(pid: int) -> tuple[int, int, list[tuple[int, str, int]]]:
+    """RSS of the driver, the sum over its process tree, and (pid, name, rss) of each process of the tree."""
     import psutil
 
     try:
         proc = psutil.Process(pid)
-        own = proc.memory_info().rss
-        total = own + sum(c.memory_info().rss for c in proc.children(recursive=True))
-        return own, total
+        procs = [(proc.pid, "driver", proc.memory_info().rss)]
+        procs += [(c.pid, c.name(), c.memory_info().rss) for c in proc.children(recursive=True)]
+        return procs[0][2], sum(p[2] for p in procs), procs
     except psutil.Error:
-        return 0, 0
+        return 0, 0, []
+
+
+def _tree_breakdown(procs: list[tuple[int, str, int]]) -> list[dict]:
+    """Each process of the tree at the tree's peak: RSS and PSS (GB). PSS shares a page among the processes that map
+    it (forked workers share the driver's copy-on-write pages), so the PSS sum is the tree's real footprint where the
+    RSS sum counts a shared page once per process."""
+    import psutil
+
+    out = []
+    for pid, name, rss in procs:
+        try:
+            pss = psutil.Process(pid).memory_full_info().pss
+        except (psutil.Error, AttributeError):
+            pss = 0
+        out.append({"pid": pid, "name": name, "rss_gb": round(rss / 2**30, 3), "pss_gb": round(pss / 2**30, 3)})
+    return out
 
 
 def _rss_kinds(pid: int) -> dict[str, float]:
@@ -73,17 +90,21 @@ def run(mode: str, home: Path, paths: list[str], cluster: str | None = None) -> 
     cmd = [sys.executable, "-c", CHILD.format(repo=str(REPO)), mode, str(home), *paths, cluster or ""]
     t0 = time.perf_counter()
     proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    peak = [0, 0, 0.0]  # driver, tree, seconds at the driver's peak
+    peak = [0, 0, 0.0, 0.0]  # driver, tree, seconds at the driver's peak, seconds at the tree's peak
     kinds: dict[str, float] = {}  # the driver's RSS by kind near its peak
+    tree: list[dict] = []  # each process of the tree near the tree's peak
 
     def sample() -> None:
         while proc.poll() is None:
-            own, total = _tree_rss(proc.pid)
+            own, total, procs = _tree_rss(proc.pid)
             if own > peak[0]:
                 if own > peak[0] * 1.02:  # read the breakdown when the peak has grown, not at every byte
                     kinds.update(_rss_kinds(proc.pid))
                 peak[0], peak[2] = own, time.perf_counter() - t0
-            peak[1] = max(peak[1], total)
+            if total > peak[1]:
+                if total > peak[1] * 1.02:
+                    tree[:] = _tree_breakdown(procs)
+                peak[1], peak[3] = total, time.perf_counter() - t0
             time.sleep(0.25)
 
     sampler = threading.Thread(target=sample, daemon=True)
@@ -100,7 +121,9 @@ def run(mode: str, home: Path, paths: list[str], cluster: str | None = None) -> 
             "embedded_docs": len(embedded), "dense_s": (embedded[-1] - max(stored)) if embedded and stored else 0.0,
             "added": done["added"], "failed": done["failed"], "units": done["units"],
             "driver_peak_gb": peak[0] / 2**30, "tree_peak_gb": peak[1] / 2**30,
-            "driver_peak_at": _phase(peak[2], events), "driver_peak_kinds": kinds}
+            "driver_peak_at": _phase(peak[2], events), "driver_peak_kinds": kinds,
+            "tree_peak_at": _phase(peak[3], events), "tree_peak_processes": tree,
+            "tree_peak_pss_gb": round(sum(p["pss_gb"] for p in tree), 3)}
 
 
 def _phase(t: float, events: list[dict]) -> str:
@@ -154,10 +177,10 @@ def corpus(folder: str, home: str | None, cluster: str | None) -> None:
     prose = _prose_units(target)
     print(json.dumps({k: v for k, v in r.items()}, default=str, indent=1))
     print_table(["documents", "failed", "to searchable s", "dense s", "wall s", "prose units", "units/s (dense)",
-                 "driver peak GB", "tree peak GB"],
+                 "driver peak GB", "tree peak GB (RSS sum)", "tree at its peak GB (PSS sum)"],
                 [[r["added"], r["failed"], r["searchable"], r["dense_s"], r["wall"], sum(prose.values()),
                   sum(prose.values()) / r["dense_s"] if r["dense_s"] else "-", r["driver_peak_gb"],
-                  r["tree_peak_gb"]]], title=f"full ingest of {folder} into {target}")
+                  r["tree_peak_gb"], r["tree_peak_pss_gb"]]], title=f"full ingest of {folder} into {target}")
     print("prose units per collection:", prose)
 
 

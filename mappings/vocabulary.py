@@ -279,3 +279,15 @@ def readings() -> dict[str, tuple[str, str]]:
             raise ConfigError(f"{HERE / 'vocabulary.yaml'}: measures.readings.{alias} needs a known metric and a note")
         out[fold(str(alias)).casefold()] = (spec["metric"], " ".join(str(spec["note"]).split()))
     return out
+
+
+@lru_cache(maxsize=1)
+def per_share_sentence_words() -> dict[str, list[str]]:
+    """Metric id -> the words a sentence prints before a per-share figure of it: ``measures.per_share_sentences``."""
+    from mappings.metrics import metrics
+
+    spec = _data()["measures"].get("per_share_sentences") or {}
+    unknown = [mid for mid in spec if mid not in metrics() or metrics()[mid].kind != "per_share"]
+    if unknown:
+        raise ConfigError(f"{HERE / 'vocabulary.yaml'}: measures.per_share_sentences names no per-share metric: {unknown}")
+    return {mid: sorted({str(w).casefold() for w in words}, key=len, reverse=True) for mid, words in spec.items()}

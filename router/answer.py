@@ -11,8 +11,8 @@ import duckdb
 from mappings.metrics import metrics, ratios
 from mappings.vocabulary import fold, non_gaap_words, not_company_words, section_words, words
 from router.entities import unknown_subject
-from router.counts import counted, prints_count
-from router.fallback import generic_reading, measure_passages, prints_amount, search_for_figures
+from router.counts import HEADCOUNT_TERMS, asks_headcount, counted, headcount_span, prints_count
+from router.fallback import generic_reading, measure_passages, prints_amount, search_for_figures, span_passage
 from router.reasons import HINT as REASON_HINT, reason_passages
 from router.line_items import (asks_amount, asks_line_item, line_item_passages, measure_labels, prints_a_figure,
                                topic_labels)
@@ -44,9 +44,14 @@ def cited(p: Passage, section: bool = False) -> str:
 
 
 def first(found: list[Passage], passages: list[Passage]) -> list[Passage]:
-    """``found`` (printed rows, reasons) before ``passages``, each quote once (same page, same text)."""
-    seen = {(p.source.get("document_id"), p.source.get("page"), p.text) for p in found}
-    return [*found, *(p for p in passages if (p.source.get("document_id"), p.source.get("page"), p.text) not in seen)]
+    """``found`` (printed rows, reasons) before ``passages``, each quote once (same page, same text, or a passage
+    of the same page that holds a quote of ``found`` whole)."""
+    seen: dict[tuple, list[str]] = {}
+    for p in found:
+        seen.setdefault((p.source.get("document_id"), p.source.get("page")), []).append(p.text)
+    rest = [p for p in passages
+            if not any(q in p.text for q in seen.get((p.source.get("document_id"), p.source.get("page")), []))]
+    return [*found, *rest]
 
 
 def _asks_parts_amount(plan: QueryPlan) -> bool:
@@ -170,7 +175,8 @@ class Router:
     def _search(self, plan: QueryPlan) -> Answer:
         # a line item, or a qualified one ("merchandise inventories", "accrued income taxes"), that a consolidated
         # statement prints as a row: the row stored when the statement was read, exact, with its page
-        labels = topic_labels(plan) if asks_line_item(plan) else measure_labels(plan) if (
+        headcount = not plan.metrics and asks_headcount(plan.question)
+        labels = [] if headcount else topic_labels(plan) if asks_line_item(plan) else measure_labels(plan) if (
             plan.non_gaap and not plan.metrics and len(plan.companies) == 1 and asks_amount(plan)) else []
         if labels:
             item = statement_items.answer_parts(self.con, plan, labels)
@@ -182,7 +188,9 @@ class Router:
         if self.searcher is None:
             return self._base(plan, status="no_data",
                               reason="the narrative search index is not built for this warehouse")
-        passages = self.searcher(plan, filters_for(plan))
+        # a headcount is printed in either language ("165 full-time employees" under 全職僱員人數)
+        searched = plan.model_copy(update={"question": f"{plan.question} {HEADCOUNT_TERMS}"}) if headcount else plan
+        passages = self.searcher(searched, filters_for(plan))
         if getattr(passages, "quarter_missing", False) and "transcript" in plan.sections:
             # a call is one quarter's: another quarter's call does not answer for it
             asked = ", ".join(f"{p.fiscal_period} {p.fiscal_year}" for p in plan.periods if p.fiscal_period)
@@ -196,6 +204,8 @@ class Router:
             asked = ", ".join(f"{word} {metric}" for word, metric in plan.non_gaap)
             parts = part_row_passages(self.searcher, plan)  # a part's row of a breakdown table, with its header
             named = measure_passages(list(passages), plan.non_gaap)
+            if not named:  # a quote cut from its unit may leave the part's name out: the units whole
+                named = measure_passages(list(self.searcher(plan, filters_for(plan), whole=True)), plan.non_gaap)
             if not named and not parts:
                 return self._refused(plan, f"no passage in the indexed filings in scope names the measure asked for "
                                      f"({asked}); the reported figure is not given in its place")
@@ -208,7 +218,15 @@ class Router:
             measure_caveats = self._part_of_year(plan, passages)
         else:
             measure_caveats = []
-        if asks_line_item(plan):  # a line item without a metric: the row that prints it with its figure, first
+        if headcount:  # how many people: a passage that prints a number of them, or no_data
+            counts = [span_passage(p, *span) for p in passages if (span := headcount_span(p.text))] or [
+                span_passage(p, *span) for p in self.searcher(searched, filters_for(plan), whole=True)
+                if (span := headcount_span(p.text))]
+            if not counts:
+                return self._refused(plan, "no passage in the indexed filings prints a number of employees: the "
+                                     "passages found are about staff, not a count of them")
+            passages[:] = first(counts, passages)
+        elif asks_line_item(plan):  # a line item without a metric: the row that prints it with its figure, first
             rows = line_item_passages(self.searcher, plan)
             if not rows and passages and asks_amount(plan) and not any(prints_a_figure(p.text, plan) for p in passages):
                 return self._refused(plan, f"no passage in the indexed filings prints a figure for "

@@ -1,11 +1,14 @@
 """Questions that ask for a count of things sold, shipped or delivered ("How many iPhones did Apple sell in fiscal
-2024?"): many companies never print unit counts, and passages about the product (its revenue, its launch) do not
-answer. Such a question is answered only by a passage that prints a number of those things; otherwise no_data."""
+2024?"), or of the people a company employs (headcount, 员工人数): many companies never print unit counts, and
+passages about the product (its revenue, its launch) or about staff (their pay, their training) do not answer. Such
+a question is answered only by a passage that prints a number of those things; otherwise no_data. A headcount is
+looked for in both languages (an HK report prints it in English under a Chinese question)."""
 
 from __future__ import annotations
 
 import re
 
+from mappings.vocabulary import fold, simplified_in_place, words
 from router.quotes import root
 
 # "how many <things> did/does <company> sell / ship / deliver / produce"
@@ -43,3 +46,39 @@ def prints_count(text: str, things: str) -> bool:
         if not year and not model:
             return True
     return False
+
+
+HEADCOUNT = "employees"  # what :func:`counted` returns for a question about how many people a company employs
+# the words joined to a headcount question's search: the count is printed in either language
+HEADCOUNT_TERMS = "employees employed staff 员工 在职员工 雇员"
+_PEOPLE = r"(?:employees|people|persons|staff|workers|associates|team\s+members|colleagues|full[- ]time\s+equivalents?)"
+_HEADCOUNT_EN = re.compile(
+    r"(?<![\d.,$])\d{1,3}(?:,\d{3})+(?![\d.,])\s+(?:[\w-]+\s+){0,3}?" + _PEOPLE + r"\b|"
+    r"(?<![\d.,$])\d{2,6}(?![\d.,%])\s+(?:(?:full|part)[- ]time\s+|permanent\s+|total\s+)*" + _PEOPLE + r"\b|"
+    r"\bemploy(?:ed|s|ing)?\s+(?:a\s+total\s+of\s+|approximately\s+|about\s+|around\s+|over\s+|some\s+)*\d|"
+    r"\b(?:headcount|workforce|number\s+of\s+(?:full[- ]time\s+)?(?:employees|staff))\s+(?:of|was|were|totall?ed|stood\s+at|"
+    r"reached)\s+(?:approximately\s+|about\s+)?\d", re.I)
+_HEADCOUNT_ZH = re.compile(r"(?:员工|职工|雇员|人员)[^。；;\n]{0,20}?\d[\d,]*\s*(?:人|名)(?![民币])|\d[\d,]*\s*(?:名|人)(?:全职)?(?:员工|职工|雇员)")
+# the table of the CSRC template: 母公司在职员工的数量 517 / 主要子公司在职员工的数量 83 / 在职员工的数量合计 600 (the total first)
+_HEADCOUNT_TABLE_ZH = (re.compile(r"在职员工的?(?:数量|人数)合计\s*[:：]?\s*\d[\d,]*"),
+                       re.compile(r"在职员工的?(?:数量|人数)\s*[:：]?\s*\d[\d,]*"))
+
+
+def asks_headcount(question: str) -> bool:
+    return bool(words("headcount").search(fold(question)))
+
+
+def headcount_span(text: str) -> tuple[int, int] | None:
+    """(start, end) of the sentence or table row that prints how many people a company employs ("employed
+    approximately 221,000 people on a full-time basis", "165 full-time employees", 本集团共有在职员工 41,011 人,
+    在职员工的数量合计 600), or None. A year ("2021 employees") is no count."""
+    folded = simplified_in_place(text)
+    hits = [m for rx in _HEADCOUNT_TABLE_ZH for m in rx.finditer(folded)][:1]
+    hits += [m for m in _HEADCOUNT_EN.finditer(text) if not re.match(r"(?:19|20)\d\d\s", m.group(0))][:1]
+    hits += list(_HEADCOUNT_ZH.finditer(folded))[:1]
+    if not hits:
+        return None
+    m = hits[0]
+    start = max(text.rfind("\n", 0, m.start()), *(text.rfind(end, 0, m.start()) for end in ("。", "；", ". "))) + 1
+    ends = [i for i in (text.find(c, m.end()) for c in ("。", "；", ". ", "\n")) if i >= 0]
+    return start, (min(ends) + 1 if ends else len(text))

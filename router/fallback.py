@@ -12,7 +12,7 @@ from collections.abc import Callable
 from functools import lru_cache
 
 from mappings.analysis import analysis
-from mappings.vocabulary import part_nouns, simplified_in_place
+from mappings.vocabulary import part_nouns, per_share_sentence_words, simplified_in_place
 from mappings.metrics import display_name, metrics, printed_names, question_labels, ratios
 from router.calendar import loosely_named
 from router.search import REPORT_PERIODS
@@ -144,6 +144,9 @@ _COMBINED_AFTER = re.compile(r"\s*(?:and|&|及|和|与|與)\s*(?![\d$(]|(?:appro
 _ASIDE = re.compile(r"\s*[(（][^()（）\d]{0,200}[)）]")
 
 
+_LABEL_GAP = r"\s+(?:[(（]\s*[\"“”'‘’]?[a-z&]{1,10}[\"“”'‘’]?\s*[)）]\s+)?"
+
+
 def figure_span(text: str, labels: list[str], kind: str | None = None) -> tuple[int, int] | None:
     """(start, end) of a label followed by its figure within LABEL_NUMBER_WINDOW characters, else None: of all the
     labels' mentions with a figure, one of the longest label ("total revenue" before "revenue" before "sales"),
@@ -155,8 +158,9 @@ def figure_span(text: str, labels: list[str], kind: str | None = None) -> tuple[
     covering = covering_labels(tuple(labels))
     for rank, label in enumerate(labels):
         cjk = bool(_CJK.search(label))
-        # a label runs over printed lines: any spacing between its words
-        pattern = re.escape(label) if cjk else r"(?<![\w&])" + re.escape(label).replace(r"\ ", r"\s+") + r"(?![\w&])"
+        # a label runs over printed lines: any spacing between its words, and an abbreviation defined between them
+        # ("gross profit (“GP”) margin")
+        pattern = re.escape(label) if cjk else r"(?<![\w&])" + re.escape(label).replace(r"\ ", _LABEL_GAP) + r"(?![\w&])"
         for m in re.finditer(pattern, lower):
             if inside_longer(lower, m.start(), covering.get(label, [])):
                 continue  # 资本充足率 inside 核心一级资本充足率 9.12%: the longer label's figure
@@ -202,6 +206,27 @@ def figure_span(text: str, labels: list[str], kind: str | None = None) -> tuple[
     return (best[2], best[3]) if best else None
 
 
+def figure_span_number(text: str, after: int, window_size: int = LABEL_NUMBER_WINDOW) -> int | None:
+    """Where the first figure printed after a label ending at ``after`` ends, by the rules of :func:`figure_span`: a
+    year, a day of a date, a change or an earlier figure ("by 5 percent", "from 90.5%") are skipped; a sentence that
+    ends first, or no figure in the window: None."""
+    window = text[after: after + window_size + 24]
+    for n in _NUMBER.finditer(window):
+        if n.start() >= window_size:
+            break
+        token = n.group(0).strip()
+        if _YEAR.match(token) or not any(ch.isdigit() for ch in token):
+            continue
+        if _SENTENCE_END.search(text[max(0, after - 2): after] + window[: n.start()]):
+            return None
+        if _DATE_AFTER.match(window[n.end():]) or _DATE_BEFORE.search(window[: n.start()]):
+            continue
+        if _CHANGE_BEFORE.search(window[: n.start()]) or token.rstrip(")").endswith("%"):
+            continue
+        return after + n.end()
+    return None
+
+
 # after a metric's label the qualifier is linked to it by these words only ("earnings per share from continuing
 # operations", "goodwill impairment losses"); "Microsoft Cloud revenue, which includes Azure" is another measure
 _LINKED = r"(?:\s+(?:from|of|in|for|by|at|on|to|the|our|its|generated|derived|attributable|related))*\s*[\s:(\-–]\s*"
@@ -220,16 +245,33 @@ def names_measure(text: str, qualifier: str, metric: str) -> bool:
     # ("小分子CDMO业务": the page prints 小分子业务)
     joined = re.sub(r"(?<=[\u4e00-\u9fff])\s+(?=[\u4e00-\u9fff])", "", lower)
     words_zh = {w for w in (word, re.escape(re.sub(r"[a-z0-9&]+", "", qualifier.casefold()))) if _CJK.search(w)}
+    # the part named, then its figure by reference within a few lines ("The Group's financing segment derives ...
+    # During the Year, the segment's revenue was HK$548.4 million"; 该分部收入)
+    # (the part as asked, or its bare name as a heading line: "Financing"; a bare word in running text may be another's:
+    # "margin financing")
+    named_at = [m.end() for w in words_zh | {word}
+                for m in re.finditer(r"(?<![\w&])" + w + r"(?![\w&])", joined if _CJK.search(w) else lower)]
+    named_at += [m.end() for w in words_en
+                 for m in re.finditer(r"(?m)^[^\S\n]*" + w + r"(?:[^\S\n]+[\u4e00-\u9fff]+)?[^\S\n]*$", lower)]
     for label in labels_of(metric):
         name = re.escape(label)
         if _CJK.search(label):
             gap = r"[^。；;，,\n]{0,12}"
             if any(re.search(w + gap + name, joined) or re.search(name + gap + w, joined) for w in words_zh | {word}):
                 return True
+            if any(re.search(_ANAPHORA_ZH + gap + name, joined[at: at + ANAPHORA_REACH]) for at in named_at):
+                return True
         elif any(re.search(r"(?<![\w&])(?:" + w + r"(?:\W+\w+){0,2}\W+" + name + "|" + name + _LINKED + w + r")(?![\w&])",
                            lower) for w in words_en):
             return True
+        elif any(re.search(_ANAPHORA_EN + name + r"(?![\w&])", lower[at: at + ANAPHORA_REACH]) for at in named_at):
+            return True
     return False
+
+
+ANAPHORA_REACH = 700  # characters after the part's name within which "the segment's revenue" is still its figure
+_ANAPHORA_EN = r"(?<![\w&])(?:the|this|that)\s+(?:segment|division|business|unit)['’]s\s+(?:total\s+)?"
+_ANAPHORA_ZH = r"(?:该|該|此|本)(?:分部|板块|板塊|业务|業務|分类|分類)"
 
 
 def measure_passages(passages: list[Passage], non_gaap: list[tuple[str, str]]) -> list[Passage]:
@@ -238,14 +280,19 @@ def measure_passages(passages: list[Passage], non_gaap: list[tuple[str, str]]) -
     return [p for p in passages if all(names_measure(p.text, word, metric) for word, metric in non_gaap)]
 
 
-def figure_passages(passages: list[Passage], metric: str, whole_line: bool = False) -> list[Passage]:
+def figure_passages(passages: list[Passage], metric: str, whole_line: bool = False,
+                    years: frozenset[int] = frozenset()) -> list[Passage]:
     """The passages that print the metric's figure, each cut to the label and its number (``whole_line``: to the
     end of its line, every column of a statement row) - an exact substring of the passage, so of the page."""
     labels = labels_of(metric)
     kind = metrics()[metric].kind if metric in metrics() else None
     out = []
+    from router.per_share_sentences import per_share_sentence_span  # it reads figures by this module's rules
+
     for p in passages:
         span = figure_span(p.text, labels, kind)
+        if span is None and kind == "per_share":  # "Our annual dividend was $1.48 per share"
+            span = per_share_sentence_span(p.text, metric, years)
         if span is None:
             continue
         out.append(row_passage(p, span, whole_line))
@@ -327,14 +374,15 @@ def search_for_figures(searcher: Callable, plan: QueryPlan, whole_line: bool = F
     for metric in plan.metrics:
         # the metric's printed names join the question's words: shorthand ("FCF", "top line") is not what pages print,
         # and an English question about an A-share or HK issuer is answered by a page printed in Chinese
-        names = " ".join(dict.fromkeys(printed_names(metric).values()))
+        names = " ".join(dict.fromkeys([*printed_names(metric).values(), *per_share_sentence_words().get(metric, [])[:2]]))
         query = plan.model_copy(update={"sections": [], "question": f"{plan.question} {names} {hint}".strip()})
         evidence = searcher(query, filters, whole=True)  # the unit's whole text: the figure may be in any sentence
         if asked and getattr(evidence, "widened", None):
             continue  # found only outside the asked period's reports
         taken: dict[str, int] = {}
         evidence = consolidated_first(list(evidence))
-        for p in (cut(evidence, metric) if cut else figure_passages(evidence, metric, whole_line)):
+        years = frozenset(p.fiscal_year for p in plan.periods if p.fiscal_year)
+        for p in (cut(evidence, metric) if cut else figure_passages(evidence, metric, whole_line, years)):
             taken[p.company_id] = taken.get(p.company_id, 0) + 1
             if each is None or taken[p.company_id] <= each:
                 found.append(p)

@@ -83,14 +83,38 @@ def _span(words: str) -> str | None:
     return None
 
 
-def _cn_years(text: str) -> str:
-    """二〇二四年 -> 2024年 (years written in Chinese numerals, as HK reports and some questions do)."""
-    return re.sub(r"([〇零○Ｏ一二三四五六七八九]{4})(?=\s?年)", lambda m: "".join(_CN_DIGIT[c] for c in m.group(1)), text)
+class _Split(tuple):
+    """(year, "FY") of a fiscal year named by the two calendar years it spans: a fiscal year by its own naming."""
+
+
+def _split_year(m: re.Match) -> tuple | None:
+    """2020/21, 2020/2021, 2020-21 -> (2021, "FY") when the second year follows the first; None otherwise."""
+    first, second = int(m.group(1)), m.group(2) or m.group(3)
+    end = int(second) if len(second) == 4 else first - first % 100 + int(second)
+    return _Split((end, "FY")) if end == first + 1 else None
+
+
+def _cn_small(word: str) -> int:
+    """A month or day in Chinese numerals: 三 3, 十 10, 十二 12, 二十 20, 三十一 31."""
+    tens, _, ones = word.partition("十")
+    if "十" not in word:
+        return int(_CN_DIGIT[word])
+    return int(_CN_DIGIT.get(tens, "1") if tens else 1) * 10 + (int(_CN_DIGIT[ones]) if ones else 0)
+
+
+def cn_numerals(text: str) -> str:
+    """Dates written in Chinese numerals, as HK reports and some questions do, in digits: 二〇二四年 -> 2024年, and a
+    month and day after a year: 二零二五年三月三十一日 -> 2025年3月31日 (the planner reads the question so)."""
+    text = re.sub(r"([〇零○Ｏ一二三四五六七八九]{4})(?=\s?年)", lambda m: "".join(_CN_DIGIT[c] for c in m.group(1)), text)
+    small = r"([一二三四五六七八九]?十[一二三四五六七八九]?|[一二三四五六七八九])"
+    return re.sub(r"(\d{4}\s?年\s?)" + small + r"\s?月(?:\s?" + small + r"\s?日)?",
+                  lambda m: f"{m.group(1)}{_cn_small(m.group(2))}月" + (f"{_cn_small(m.group(3))}日" if m.group(3) else ""),
+                  text)
 
 
 def find_periods(question: str) -> tuple[list[PeriodRef], int | None]:
     """(periods, last_n_years). Quarter / half-year / nine-month mentions win over a bare year."""
-    text = _cn_years(unicodedata.normalize("NFKC", question))
+    text = cn_numerals(unicodedata.normalize("NFKC", question))
     found: list[tuple[int, PeriodRef]] = []
     taken: list[tuple[int, int]] = []
 
@@ -207,6 +231,10 @@ def find_periods(question: str) -> tuple[list[PeriodRef], int | None]:
         (r"\b(?:9M|nine\s+months(?:\s+ended)?(?:\s+of)?|first\s+nine\s+months\s+of|first\s+three\s+quarters\s+of)\s?(?:"
          + fiscal_words + r")?'?((?:19|20)\d\d|\d\d)\b", lambda m: (_year(m.group(1)), "9M")),
         (r"(?<![0-9A-Za-z])" + _YEAR + r"\s?9M(?![0-9A-Za-z])", lambda m: (int(m.group(1)), "9M")),
+        # a fiscal year named by the two calendar years it spans (FY2020/21, 2020/2021, 2020-21, 2020/21財年): the year
+        # it ends in, as HK and UK filers name theirs; consecutive years only
+        (r"(?:\b(?:FY|fiscal\s+(?:year\s+)?|financial\s+year\s+|school\s+year\s+)\s?)?" + _YEAR + r"\s?(?:/\s?((?:19|20)?\d\d)|"
+         r"[-–]\s?(\d\d))(?!\d)(?:\s?(?:财年|財年|年度|财政年度|財政年度))?", _split_year),
         # ranges of fiscal years
         (r"(?:\bfiscal\s+(?:years?\s+)?|FY\s?)?" + _YEAR + r"\s?(?:年度|年|财年)?\s?(?:-|–|—|~|to|through|至|到)\s?"
          r"(?:FY\s?|fiscal\s+(?:year\s+)?)?" + _YEAR + r"\s?(?:年度|年|财年)?", None),
@@ -230,8 +258,9 @@ def find_periods(question: str) -> tuple[list[PeriodRef], int | None]:
                         found.append((m.start(), PeriodRef(fiscal_year=y, fiscal_period=None, matched=m.group(0),
                                                            fiscal=fiscal)))
                 continue
-            year, period = make(m)
-            add(m, year, period, fiscal=bool(fiscal_rx.search(m.group(0))))
+            made = make(m)
+            if made:
+                add(m, *made, fiscal=bool(fiscal_rx.search(m.group(0))) or isinstance(made, _Split))
     _share_listed_period(text, found)
     yearless = [
         (r"(?<![\d年])前三季度", lambda m: "9M"),

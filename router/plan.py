@@ -13,7 +13,7 @@ from mappings.vocabulary import (ambiguous_metric_words, bare_metric_words, fold
                                  section_words, standard_words, words)
 from router.calendar import company_named
 from router.entities import LATIN_AFTER, LATIN_BEFORE, Lexicon, build_lexicon, find_companies
-from router.periods import find_periods, resolve
+from router.periods import cn_numerals, find_periods, resolve
 from router.qualifiers import normalised as _norm
 from router.qualifiers import part_after, part_of, qualified
 from schema.models import PeriodRef, QueryPlan
@@ -143,8 +143,9 @@ def shares(question: str, mentions: list[tuple[int, int, str, str]]) -> list[tup
     return out
 
 
-_SHARE_OF_BEFORE = (re.compile(r"\b(?:percentage|percent|share|proportion|portion|fraction)\s+of\s+(?:[\w'’&.-]+\s+){0,6}$|"
-                               r"%\s+of\s+(?:[\w'’&.-]+\s+){0,6}$"),
+# (up to six words between, a name in brackets among them: "share of Asymchem's (凯莱英) H1 2025 revenue")
+_SHARE_OF_BEFORE = (re.compile(r"\b(?:percentage|percent|share|proportion|portion|fraction)\s+of\s+(?:[^\s,;:?，。；：？]+\s+){0,6}$|"
+                               r"%\s+of\s+(?:[^\s,;:?，。；：？]+\s+){0,6}$"),
                     re.compile(r"[占佔][^，。,；;？?\s]{0,6}$"))
 
 
@@ -248,6 +249,7 @@ class Planner:
                 else p for p in periods]
 
     def plan(self, question: str) -> QueryPlan:
+        question = cn_numerals(question)  # 二零二五年三月三十一日 is read as 2025年3月31日 throughout
         companies = find_companies(question, self.lexicon)  # on folded text: 藥明康德 is 药明康德
         periods, last_n = find_periods(question)
         if any(p.period_end or p.instant for p in periods):  # dates: in the company's own fiscal calendar

@@ -50,7 +50,8 @@ def part_of(question: str, start: int, named: list[tuple[int, int]], flow: bool 
     metrics."""
     text = normalised(question)
     plain, markers = part_words()
-    before = text[:start]
+    # a name in brackets right before the metric is an aside of the part's ("测试业务（WuXi Testing）收入")
+    before = re.sub(r"\s*[（(][^()（）]{1,40}[)）]\s*$", "", text[:start])
     if _CJK.search(before[-1:] or "") or before.endswith("的"):
         m = markers.search(re.sub(r"的$", "", before))
         if m is None:

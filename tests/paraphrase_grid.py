@@ -123,6 +123,16 @@ def _en_date(d: dt.date) -> str:
     return f"{calendar.month_name[d.month]} {d.day}, {d.year}"
 
 
+_CN_NUMERAL = "〇一二三四五六七八九"
+
+
+def _cn_date(d: dt.date) -> str:
+    """A date in Chinese numerals, as HK reports print it: 2025-03-31 -> 二〇二五年三月三十一日."""
+    def small(n: int) -> str:
+        return (("" if n < 20 else _CN_NUMERAL[n // 10]) + "十" if n >= 10 else "") + (_CN_NUMERAL[n % 10] if n % 10 else "")
+    return "".join(_CN_NUMERAL[int(c)] for c in str(d.year)) + f"年{small(d.month)}月{small(d.day)}日"
+
+
 def period_phrases(fye: int, market: str) -> list[tuple[str, str, tuple, bool | None]]:
     """(English phrase, Chinese phrase, expected (fiscal_year, fiscal_period), fiscal flag)."""
     out: list[tuple[str, str, tuple, bool | None]] = []
@@ -130,6 +140,9 @@ def period_phrases(fye: int, market: str) -> list[tuple[str, str, tuple, bool | 
         yy = y % 100
         out += [(f"fiscal {y}", f"{y}财年", (y, "FY"), True), (f"FY{y}", f"{y}年度", (y, "FY"), None),
                 (f"FY{yy:02d}", f"{yy:02d}财年", (y, "FY"), True), (f"in {y}", f"{y}年", (y, None), False)]
+        if fye != 12:  # a fiscal year named by the two calendar years it spans (FY2020/21, 2020/21財年)
+            out += [(f"FY{y - 1}/{yy:02d}", f"{y - 1}/{yy:02d}财年", (y, "FY"), True),
+                    (f"the {y - 1}/{y} financial year", f"{y - 1}/{y}年度", (y, "FY"), True)]
         for q in range(1, 5):
             out += [(f"Q{q} {y}", f"{y}年第{_CN_Q[q]}季度", (y, f"Q{q}"), None),
                     (f"{q}Q{yy:02d}", f"{y}年{_CN_Q[q]}季度", (y, f"Q{q}"), None),
@@ -149,6 +162,10 @@ def period_phrases(fye: int, market: str) -> list[tuple[str, str, tuple, bool | 
                         (f"through the {_ORD[q]} quarter of {y}", zh, (y, ytd), None)]
             instant = "FY" if q == 4 else ("H1" if q == 2 and market != "US" else f"Q{q}")
             out.append((f"as of {_en_date(end)}", f"{end.year}年{end.month}月{end.day}日", (y, instant), None))
+            if q in (2, 4):  # the same dates in Chinese numerals (截至二〇二五年三月三十一日止年度)
+                out += [(f"the {span} ended {_en_date(end)}",
+                         f"截至{_cn_date(end)}止" + ("六个月" if q == 2 else "年度"), (y, ytd), None),
+                        (f"at {_en_date(end)}", _cn_date(end), (y, instant), None)]
             out.append((f"the {calendar.month_name[end.month]} {end.year} quarter", f"{y}年第{_CN_Q[q]}季度",
                         (y, f"Q{q}"), None))
         out += [(f"H1 {y}", f"{y}年上半年", (y, "H1"), None), (f"first half of {y}", f"{y}年1-6月", (y, "H1"), None),

@@ -230,3 +230,17 @@ def test_a_word_of_the_companys_own_names_is_no_place():
     assert part_of(q, start, company, True, company, names) is None
     assert part_of(q, start, company, True, company, frozenset({"wisdom", "education"})) == "international"
     assert normalised(q).startswith("wisdom education international")
+
+
+@pytest.mark.parametrize("question, part", [
+    ("药明康德2025年一季度测试业务（WuXi Testing）收入是多少？", "测试业务"),  # the English name in brackets is an aside
+    ("药明康德2025年一季度化学业务(WuXi Chemistry)收入", "化学业务"),
+])
+def test_a_part_named_with_its_name_in_brackets(f, question, part):
+    plan = f.plan(question)
+    assert plan.metrics == [] and plan.non_gaap and plan.non_gaap[0][0] == part
+
+
+def test_a_share_asked_with_a_bracketed_name_among_the_words_takes_no_total(f):
+    plan = f.plan("What share of WuXi AppTec's (药明康德) Q1 2025 revenue came from overseas?")
+    assert "revenue" not in plan.metrics

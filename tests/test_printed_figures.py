@@ -130,3 +130,57 @@ def test_a_note_reference_is_no_figure():
     a, b = figure_span(row, labels_of("book_value_per_share"), "per_share")
     assert row[a:b].endswith("1.53")
     assert figure_span("23. NET ASSET VALUE PER SHARE 23", labels_of("book_value_per_share"), "per_share") is None
+
+
+@pytest.mark.parametrize("text, figure", [
+    # 1161_wateroasis_2021_annual p7: an abbreviation defined between the label's words
+    ("The consolidated gross profit (“GP”) margin for the Group rose year on year, from 90.5% to 92.2%, as a result",
+     "92.2%"),
+])
+def test_a_label_with_an_abbreviation_defined_inside_it(text, figure):
+    from router.fallback import figure_span
+
+    span = figure_span(text, ["gross profit margin"])
+    assert span is not None and text[span[0]: span[1]].endswith(figure)
+
+
+@pytest.mark.parametrize("text, years, figure", [
+    # COCACOLA_2017_10K p65: the first figure is the first year's
+    ("This is our 56th consecutive annual increase. Our annual common stock dividend was $1.48 per share, $1.40 per "
+     "share and $1.32 per share in 2017, 2016 and\n2015, respectively.", {2017}, "$1.48 per share"),
+    # 1161_wateroasis_2021_annual p8: the year's dividend, not the final one before it
+    ("recommend the payment of a final dividend of 16.5 HK cents per share, making the full-year dividend 22.0\nHK "
+     "cents (2020: 6.0 HK cents) per share.", {2021}, "22.0\nHK cents (2020: 6.0 HK cents) per share"),
+])
+def test_a_dividend_per_share_printed_in_a_sentence(text, years, figure):
+    from router.per_share_sentences import per_share_sentence_span
+
+    span = per_share_sentence_span(text, "dividends_per_share", frozenset(years))
+    assert span is not None and text[span[0]: span[1]].endswith(figure)  # (never the final dividend's 16.5 cents)
+
+
+@pytest.mark.parametrize("text, years", [
+    ("Our annual common stock dividend was $1.48 per share, $1.40 per share and $1.32 per share in 2017, 2016 and 2015",
+     {2016}),  # the first figure is 2017's: not 2016's
+    ("our Board of Directors increased our quarterly dividend by 5 percent, raising it to $0.39 per share, equivalent "
+     "to a full year dividend of $1.56 per share in 2018.", {2017}),  # a quarter's, and the next year's
+    ("the Board recommended a final dividend of 16.5 HK cents per share", {2021}),  # a part of the year's
+])
+def test_no_dividend_per_share_read_for_another_year_or_a_part(text, years):
+    from router.per_share_sentences import per_share_sentence_span
+
+    assert per_share_sentence_span(text, "dividends_per_share", frozenset(years)) is None
+
+
+def test_a_segment_named_then_its_figure_by_reference():
+    """0717_emperorcapital_2021_annual p7: under the heading "Financing", "The Group's financing segment derives ...
+    During the Year, the segment's revenue was HK$548.4 million"; "margin financing" in running text names no segment."""
+    from router.fallback import names_measure
+
+    page = ("Financing\nThe Group’s financing segment derives interest income from commercial and personal lending as "
+            "well as margin and IPO financing.\nDuring the Year, the segment’s revenue was HK$548.4 million (2020: "
+            "HK$779.2 million)")
+    assert names_measure(page, "financing segment", "revenue")
+    other = ("Placing and Underwriting\nfees from margin financing clients rose.\nDuring the Year, the segment’s "
+             "revenue was HK$12.1 million")
+    assert not names_measure(other, "financing segment", "revenue")

@@ -129,3 +129,11 @@ def test_a_per_share_table_and_a_short_year_are_not_read_as_the_years_money():
     rows = _rows("BESTBUY_2017_10K")
     assert all(r.page != "26" for r in rows.values())
     assert all(abs(r.value) > 1_000_000_00 for (m, _y), r in rows.items() if m in ("net_income", "net_income_parent"))
+
+
+def test_a_dividend_row_under_a_per_share_heading_is_dividends_per_share():
+    """COCACOLA_2017_10K p30, Item 6: under "PER SHARE DATA" the row "Cash dividends 1.48 1.40 1.32 1.22 1.12" (2017 ...
+    2013) is the dividend per share of each year; before it, "Basic net income 0.29 1.51 ..." is basic EPS."""
+    rows = _rows("COCACOLA_2017_10K")
+    assert rows[("dividends_per_share", 2013)].value == Decimal("1.12") and rows[("dividends_per_share", 2013)].page == "30"
+    assert rows[("dividends_per_share", 2015)].value == Decimal("1.32")

@@ -1,0 +1,47 @@
+"""A per-share figure printed in a sentence rather than on a row: the words before it, the figure, and "per share"
+after it ("Our annual common stock dividend was $1.48 per share", "making the full-year dividend 22.0 HK cents (2020:
+6.0 HK cents) per share"). The words are data (``measures.per_share_sentences`` in mappings/vocabulary.yaml).
+
+Not read as the year's figure: a part of it (a final, interim, special or quarterly dividend), a figure converted or
+looked ahead to ("equivalent to a full year dividend of $1.56 per share in 2018"), a change ("increased our
+quarterly dividend by 5 percent")."""
+
+from __future__ import annotations
+
+import re
+
+from mappings.vocabulary import per_share_sentence_words
+from router.fallback import LABEL_NUMBER_WINDOW, figure_span_number
+
+# a part of the year's figure, or one converted or looked ahead to, when these stand right before the words
+_NOT_THE_YEARS = re.compile(r"(?:final|interim|special|quarterly|quarter|monthly|semi-annual|first|second|third|fourth|"
+                            r"equivalent\s+to\s+a|末期|中期|特别|特別|季度)\W{0,3}$", re.I)
+# "per share" after the figure, with its unit and a comparative in brackets between ("22.0 HK cents (2020: 6.0 HK
+# cents) per share")
+_PER_SHARE_AFTER = re.compile(r"\s*(?:hk|us|rmb|s)?\s*(?:cents?|仙|dollars?)?\s*(?:[(（][^()（）]{0,40}[)）]\s*)?"
+                              r"(?:per|a|each)\s+(?:ordinary\s+|common\s+)?share\b", re.I)
+# the years the sentence gives its figures for ("$1.48 per share, $1.40 per share and $1.32 per share in 2017, 2016 and
+# 2015", "$1.56 per share in 2018"): the first figure is the first year's
+_YEARS_AFTER = re.compile(r"(?:[^.;。；]|\.(?=\d)){0,80}?\b(?:in|for)\s+(?:fiscal\s+(?:years?\s+)?)?((?:19|20)\d\d)\b", re.I)
+
+
+def per_share_sentence_span(text: str, metric: str, years: frozenset[int] = frozenset()) -> tuple[int, int] | None:
+    """(start, end) of "<words> ... <figure> per share" for ``metric``, or None. When the sentence names the years of
+    its figures, the first figure is the first year's: read only when that is one of ``years`` (the years asked)."""
+    lower = text.casefold()
+    for word in per_share_sentence_words().get(metric, []):
+        pattern = r"(?<![\w&-])" + re.escape(word).replace(r"\ ", r"[\s-]+") + r"(?![\w&-])"
+        for m in re.finditer(pattern, lower):
+            if _NOT_THE_YEARS.search(lower[max(0, m.start() - 25): m.start()]):
+                continue
+            n = figure_span_number(text, m.end(), LABEL_NUMBER_WINDOW)
+            if n is None:
+                continue
+            after = _PER_SHARE_AFTER.match(text, n)
+            if after is None:
+                continue
+            named = _YEARS_AFTER.match(text, after.end())
+            if named is None or not years or int(named.group(1)) in years:
+                start = max(text.rfind("\n", 0, m.start()), text.rfind(". ", 0, m.start()) + 1, 0)
+                return start + (text[start] in "\n "), after.end()
+    return None
