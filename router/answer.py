@@ -4,6 +4,8 @@ no_data with the reason."""
 
 from __future__ import annotations
 
+import re
+
 from collections.abc import Callable
 
 import duckdb
@@ -41,6 +43,10 @@ def cited(p: Passage, section: bool = False) -> str:
     """A quote as answers print it: "text" [doc_name pN(, section)]."""
     where = f", {p.source['section']}" if section and p.source.get("section") else ""
     return f"\"{p.text}\" [{p.source.get('doc_name')} p{p.source.get('page')}{where}]"
+
+
+LOOK_BACK = 300  # characters of the page before a quote read with it to tell guidance from what was reported
+_RANGE = re.compile(r"\$\s?\d[\d.,]*\s*(?:[–—-]|to)\s*\$\s?\d|\bmid-?point\b", re.I)  # "$10.45 – $10.65"
 
 
 def first(found: list[Passage], passages: list[Passage]) -> list[Passage]:
@@ -239,6 +245,10 @@ class Router:
         if things and not any(prints_count(p.text, things) for p in passages):
             return self._refused(plan, f"no passage in the indexed filings prints a count of {things}: the passages "
                                  "found are about them, not a number of them")
+        if not words("narrative").search(fold(plan.question)):  # (outlook, guidance and why questions are narrative)
+            # an amount of a period that has ended: what a filing expects of a later one (guidance, a forecast) is
+            # quoted after what it reports
+            passages[:] = sorted(passages, key=self._looks_ahead)
         text = "\n".join(cited(p, section=True) for p in passages[:5])
         widened = [getattr(passages, "widened", None)] if getattr(passages, "widened", None) else []
         return self._base(plan, status="answered", answer=text, passages=list(passages),
@@ -297,6 +307,14 @@ class Router:
             caveats.append(f"passages: {words.reason}")
         return self._base(plan, status=status, answer=answer, rows=numbers.rows,
                           passages=[*numbers.passages, *words.passages], caveats=caveats, reason=reason)
+
+    def _looks_ahead(self, p: Passage) -> bool:
+        """Does a quote give what a filing expects (guidance, a forecast, a range with its mid-point), read with the
+        lines before it on its page ("2023 Guidance: ... Adjusted EPS $10.45 – $10.65")?"""
+        start = p.source.get("char_start")
+        page = self._page_text(p.source.get("document_id"), p.source.get("page")) if start is not None else None
+        context = (page[max(0, start - LOOK_BACK): start] if page else "") + " " + p.text
+        return bool(words("outlook").search(fold(context)) or _RANGE.search(p.text))
 
     # ----------------------------------------------------------------------------- honesty
     def _page_text(self, document_id: str, page: int) -> str | None:
