@@ -30,7 +30,7 @@ _YEAR = re.compile(r"^\(?(?:19|20)\d\d\)?$")
 _CJK = re.compile(r"[\u4e00-\u9fff]")
 # between a Chinese label and its figure: spacing, punctuation, a unit or currency, a linking word (为, 达, 约 ...);
 # any other Chinese makes the label part of a longer term or the figure another one's
-_CJK_GAP = re.compile(r"[\s:：,，、()（）\[\]【】/\-—–%％$¥￥A-Za-z]*(?:(?:为|是|达到|达|约|約|分别|分別|比例|比重|共计|合计|人民币|港币|港元|美元|"
+_CJK_GAP = re.compile(r"[\s:：,，、()（）\[\]【】/\-—–%％$¥￥A-Za-z]*(?:(?:确认为|录得|为|是|达到|达|约|約|分别|分別|比例|比重|共计|合计|人民币|港币|港元|美元|"
                       r"万元|亿元|千元|百万元|元)[\s:：,，()（）%％]*)*")
 
 
@@ -261,8 +261,8 @@ def names_measure(text: str, qualifier: str, metric: str) -> bool:
                 return True
             if any(re.search(_ANAPHORA_ZH + gap + name, joined[at: at + ANAPHORA_REACH]) for at in named_at):
                 return True
-        elif any(re.search(r"(?<![\w&])(?:" + w + r"(?:\W+\w+){0,2}\W+" + name + "|" + name + _LINKED + w + r")(?![\w&])",
-                           lower) for w in words_en):
+        elif any(re.search(r"(?<![\w&])(?:" + w + r"(?:[^\w.;]+\w+){0,2}[^\w.;]+" + name + "|" + name + _LINKED + w +
+                           r")(?![\w&])", lower) for w in words_en):  # (within a sentence: "financing projects. Revenue" is not)
             return True
         elif any(re.search(_ANAPHORA_EN + name + r"(?![\w&])", lower[at: at + ANAPHORA_REACH]) for at in named_at):
             return True

@@ -11,6 +11,7 @@ from collections.abc import Callable
 from mappings.analysis import analysis
 from mappings.metrics import CJK
 from mappings.vocabulary import fold, simplified_in_place, words
+from router.bilingual_lines import chinese_column, interleaved, page_span
 from router.fallback import consolidated_first, figure_filters, figure_span, labels_of, row_passage
 from router.search_words import content_query
 from schema.models import Passage, QueryPlan
@@ -29,7 +30,7 @@ def topic_labels(plan: QueryPlan) -> list[str]:
     of two words or more, or four Chinese characters or more; none without such a run."""
     text = content_query(plan)
     if CJK.search(text):
-        run = max(re.findall(r"[\u4e00-\u9fff]+", text), key=len)
+        run = max(re.findall(r"[\u4e00-\u9fff](?:[\u4e00-\u9fff、]*[\u4e00-\u9fff])?", text), key=len)  # 孖展贷款、其他贷款
         while _ASKING_ZH.search(run):
             run = _ASKING_ZH.sub("", run)
         bare = re.sub(r"(?:业务)?(?:板块|分部)", "", run)  # 临床试验技术服务板块收入 is printed 临床试验技术服务收入
@@ -53,7 +54,7 @@ def asks_line_item(plan: QueryPlan) -> bool:
 # between a row's label and its first figure: spacing, a currency, a note reference or a linking word, nothing that
 # makes the label part of another item ("Total deposits in U.S. offices 1,895,995" is not total deposits)
 _GAP = re.compile(r"[\s:：$¥￥()（）\-–—,，、/]*(?:[（(][^()（）]{0,60}[)）]\s*)?(?:(?:hk\$?|us\$?|s\$?|rmb|hkd|usd|cny|人民币|港币|港元|约|約|approximately|about|"
-                  r"was|were|amounted\s+to|of|losse?s?|charges?|expenses?|net|为|為|达|達|note\s*\d+|附注\s*\d+)[\s:：$()（）,，]*)*", re.I)
+                  r"was|were|amounted\s+to|of|losse?s?|charges?|expenses?|net|确认为|录得|为|為|达|達|note\s*\d+|附注\s*\d+)[\s:：$()（）,，]*)*", re.I)
 _LINE_HEAD = re.compile(r"[\s•●■◆▪·\-–—*]*(?:\(?[a-z0-9ivx]{1,4}[.)）]\s*)?(?:[（(]?[一二三四五六七八九十]+[、)）]\s*)?$", re.I)
 
 
@@ -104,11 +105,25 @@ def line_item_passages(searcher: Callable, plan: QueryPlan, labels: list[str] | 
         text = simplified_in_place(p.text)  # a Traditional page read in the question's folded words
         span = figure_span(text, labels)
         if span is None or not own_row(text, span, labels):
-            continue
+            span = _in_chinese_column(text, labels)
+            if span is None:
+                continue
         out.append(row_passage(p, span))
         if len(out) >= ITEMS_EACH:
             break
     return out
+
+
+def _in_chinese_column(text: str, labels: list[str]) -> tuple[int, int] | None:
+    """A Chinese label and its figure in the Chinese column of a page printed in English and Chinese side by side
+    (``router.bilingual_lines``), as the span of the page from the label to the figure; None elsewhere."""
+    if not any(CJK.search(w) for w in labels) or not interleaved(text):
+        return None
+    column, offsets = chinese_column(text)
+    span = figure_span(column, [w for w in labels if CJK.search(w)])
+    if span is None or not own_row(column, span, labels):
+        return None
+    return page_span(offsets, *span)
 
 
 # a sentence or a line: ends at 。 ; a line break, or a full stop before a capital ("U.S." and "1.5" end none)

@@ -17,6 +17,7 @@ def content_query(plan: QueryPlan) -> str:
     text = fold(plan.question)
     for piece in [c.matched for c in plan.companies] + [p.matched for p in plan.periods if p.matched]:
         text = text.replace(fold(piece), " ")
+    text = re.sub(r"[（(]\s*(?:[A-Za-z]{2}:?)?\d{3,6}(?:\.[A-Za-z]{2})?\s*[)）]", " ", text)  # a code after a name: "(6068)"
     text = filter_words().sub(" ", text)
     for asks in ("broad", "quote_verbs"):  # "which companies", "mentioned", 提及: how it is asked, not what about
         text = words(asks).sub(" ", text)

@@ -184,3 +184,14 @@ def test_a_segment_named_then_its_figure_by_reference():
     other = ("Placing and Underwriting\nfees from margin financing clients rose.\nDuring the Year, the segment’s "
              "revenue was HK$12.1 million")
     assert not names_measure(other, "financing segment", "revenue")
+
+
+def test_a_part_and_a_label_in_two_sentences_name_no_measure():
+    """0717_emperorcapital_2021_annual p8: "... a number of primary and secondary market financing projects. Revenue from
+    the placing and underwriting segment increased to HK$16.3 million" is no revenue of the financing segment."""
+    from router.fallback import names_measure
+
+    text = ("During the Year, the Group participated in a number of primary and secondary market financing projects. "
+            "Revenue from the placing and underwriting segment increased to HK$16.3 million")
+    assert not names_measure(text, "financing segment", "revenue")
+    assert names_measure("Financing segment revenue was HK$548.4 million", "financing segment", "revenue")

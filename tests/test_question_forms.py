@@ -75,3 +75,34 @@ def test_a_headcount_is_quoted_from_its_sentence_or_row(text, quote):
 ])
 def test_no_headcount_where_none_is_printed(text):
     assert headcount_span(text) is None
+
+
+# 0717_emperorcapital_2021_annual p6: the English and the Chinese paragraph printed side by side, line by line
+_SIDE_BY_SIDE = (
+    "RESULTS 業績\n"
+    "As a result of a tough business operating environment, the 由於業務經營環境困難，本集團於本年\n"
+    "Group’s revenue inevitably decreased to HK$676.8 million (2020: 度之收入無可避免地減少至676,800,000\n"
+    "HK$917.4 million) during the Year. An impairment allowances for 港元（2020年：917,400,000港元）。孖展\n"
+    "margin loans, and other loans and advances (the “Impairment”) 貸款、其他貸款及墊款之減值撥備（「減\n"
+    "of HK$939.3 million (2020: HK$1,327.3 million) was recognised. 值」）確認為939,300,000港元（2020年：\n")
+
+
+def test_the_chinese_column_of_a_side_by_side_page_reads_as_one_text():
+    from router.bilingual_lines import chinese_column, interleaved, page_span
+
+    assert interleaved(_SIDE_BY_SIDE)
+    column, offsets = chinese_column(_SIDE_BY_SIDE)
+    assert "孖展貸款、其他貸款及墊款之減值撥備（「減值」）確認為939,300,000港元" in column
+    at = column.index("孖展")
+    start, end = page_span(offsets, at, column.index("939,300,000") + len("939,300,000"))
+    assert _SIDE_BY_SIDE[start:end].startswith("孖展") and _SIDE_BY_SIDE[start:end].endswith("確認為939,300,000")
+
+
+def test_a_chinese_line_item_is_read_from_the_chinese_column():
+    from mappings.vocabulary import simplified_in_place
+    from router.line_items import _in_chinese_column
+
+    page = simplified_in_place(_SIDE_BY_SIDE)  # read in the question's folded words, as the search route does
+    span = _in_chinese_column(page, ["孖展贷款、其他贷款及垫款之减值拨备"])
+    assert span is not None and page[span[0]: span[1]].endswith("939,300,000")
+    assert _in_chinese_column("孖展貸款、其他貸款及墊款之減值撥備 939,300,000\n", ["孖展貸款、其他貸款及墊款之減值撥備"]) is None
