@@ -18,7 +18,7 @@ from schema.models import Passage, QueryPlan
 
 ITEMS_EACH = 3  # rows quoted per company
 # words of a question that ask for the amount, not what it is of
-_ASKING = re.compile(r"(?<![\w-])(?:what|was|were|is|are|the|a|an|how|much|many|did|does|do|for|of|in|at|on|as|to|by|its|their|"
+_ASKING = re.compile(r"(?<![\w-])(?:what|was|were|is|are|the|a|an|how|much|many|did|does|do|have|has|had|for|of|in|at|on|as|to|by|its|their|"
                      r"amount|value|figure|reported|report|year|years|ended|ending|end|fiscal|period|quarter|"
                      r"annual|approximately|about|vs|versus|compared|compare|comparison)(?![\w-])|[?？。，,]", re.I)
 _ASKING_ZH = re.compile(r"(?:是多少|为多少|有多少|多少|几何|是什么|多大|情况|如何|怎么样|的|变化|走势|趋势|对比|比较|相比)$")
