@@ -72,6 +72,7 @@ def _weight(alias: str) -> int:
 
 
 # words that turn an amount into another measure: "net assets per share", 每股资产净值, "total gross margin percentage"
+_OTHER_ITEM = re.compile(r"(?:其他|其它|其余)$")  # "other X": another line item than X
 _AMOUNT_BECOMES_ANOTHER = (re.compile(r"^\s*(?:per share|percentage|%|ratio|rate|率|占比|比率)"), re.compile(r"每股$"))
 
 
@@ -100,8 +101,8 @@ def metric_mentions(question: str) -> list[tuple[int, int, str, str]]:
         # the longest name first, not counting its period words: "net profit attributable to shareholders" is the
         # parent's, "gross profit for the year" gross profit ("profit for the year" weighs as "profit")
         for span, alias, mid in sorted(hits, key=lambda h: (-_weight(h[1]), h[0][0])):
-            if _not_the_amount(source, span, mid):
-                continue
+            if _not_the_amount(source, span, mid) or (_OTHER_ITEM.search(source[:span[0]]) and _CJK.match(alias)):
+                continue  # 其他应收账款 is the other receivables, never 应收账款
             if not any(span[0] < b and a < span[1] for a, b in taken):
                 taken.append(span)
                 found.append((span[0], span[1], alias, mid))

@@ -20,6 +20,7 @@ from decimal import Decimal
 import duckdb
 
 from mappings.metrics import normalise_label
+from router.bilingual_labels import labels_printed_beside
 from mappings.vocabulary import fold
 from router.answer_text import money
 from schema.models import AnswerRow, Passage, QueryPlan
@@ -178,7 +179,10 @@ def answer_parts(con: duckdb.DuckDBPyConnection, plan: QueryPlan, labels: list[s
     """The answer text, rows and quoted lines for the plan's line item of its one company, or None when no stored
     statement row of an asked period is the item."""
     company, name = plan.companies[0].company_id, plan.companies[0].matched
-    chosen = choose(stored_items(con, company, as_asked(plan.question, labels)), plan)
+    items = stored_items(con, company, as_asked(plan.question, labels))
+    if not items:  # asked by the Chinese label of a bilingual statement that stored its English one
+        items = stored_items(con, company, labels_printed_beside(con, company, labels, tuple(STATEMENTS)))
+    chosen = choose(items, plan)
     if not chosen:
         return None
     zh = plan.language == "zh"

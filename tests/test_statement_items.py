@@ -110,3 +110,31 @@ def test_a_label_printed_twice_for_a_period_gives_no_row(bby):
     # liabilities (p68-69, HK$'000 193 and 3,838 at 30 September 2021): neither part is the item
     a = bby.ask("Ri Ying lease liabilities 2021")
     assert not a.rows
+
+
+def test_other_receivables_are_never_the_receivables(f):
+    """600080_jinhuagufen_2024_annual p78 prints "其他应收款 七、9 214,534,510.17 7,126,818.05" beside 应收账款: the
+    other receivables are their own row, never answered as accounts receivable."""
+    plan = f.plan("金花股份2024年末其他应收款")
+    assert "accounts_receivable" not in plan.metrics
+    a = f.ask("金花股份2024年末其他应收款")
+    assert a.status == "answered" and ("其他应收款", "2024-12-31", Decimal("214534510.17"), 78) in _rows(a)
+
+
+@pytest.fixture(scope="module")
+def hk(tmp_path_factory):
+    home = ingested_home(tmp_path_factory, "statement_items_hk", [("hk", "0717_emperorcapital_2021_annual.pdf")])
+    with Filings(home, read_only=True) as fx:
+        yield fx
+
+
+@pytest.mark.parametrize("question, label, value", [
+    # 0717_emperorcapital_2021_annual p73 (HK$'000): "Tax recoverable 可回收稅項 1,386 21,613" on one line;
+    # "Other debtors, deposits and prepayments 9,107 6,933" with "其他應收賬款、按金及預付款項" on the line under it
+    ("英皇證券2021年9月30日的可回收稅項是多少？", "Tax recoverable", Decimal("1386000")),
+    ("英皇證券於2021年9月30日的其他應收賬款、按金及預付款項", "Other debtors, deposits and prepayments", Decimal("9107000")),
+])
+def test_a_chinese_label_asked_finds_the_english_row_printed_beside_it(hk, question, label, value):
+    a = hk.ask(question)
+    assert a.status == "answered" and a.rows and a.rows[0].metric == label
+    assert Decimal(a.rows[0].value) == value and a.rows[0].source["page"] == 73
