@@ -188,6 +188,7 @@ def part_row_passages(searcher: Callable, plan: QueryPlan) -> list[Passage]:
     if words("share_of").search(fold(plan.question)):
         return []  # a share of the figure is asked: the part's amount is not it, nor the total beside it
     filters = figure_filters(plan)
+    years = {str(p.fiscal_year) for p in plan.periods if p.fiscal_year}
     out: list[Passage] = []
     for qualifier, metric in plan.non_gaap:
         if non_gaap_words().search(qualifier) or part_after_words().regex.fullmatch(qualifier) \
@@ -202,6 +203,11 @@ def part_row_passages(searcher: Callable, plan: QueryPlan) -> list[Passage]:
         evidence = searcher(query, filters, whole=True)
         if filters.get("fiscal_period") and getattr(evidence, "widened", None):
             continue  # found only outside the asked period's reports
+        if len(years) > 1:  # several years: the question's own words find the latest report's summary table too
+            more = searcher(plan.model_copy(update={"sections": []}), filters, whole=True)
+            seen = {(p.source.get("document_id"), p.source.get("page"), p.text) for p in evidence}
+            evidence = [*evidence, *(p for p in more if (p.source.get("document_id"), p.source.get("page"), p.text)
+                                     not in seen)]
         found: list[Passage] = []
         for group in (own, other):  # the question's own words first
             patterns = [_flexible(w) for w in group]
@@ -212,9 +218,11 @@ def part_row_passages(searcher: Callable, plan: QueryPlan) -> list[Passage]:
                                                              part_sentence_span(text, pat, labels, kind)) if s), None)
                 if span is not None:
                     found.append(span_passage(p, *span))
-                if len(found) >= PARTS_EACH:
+                if len(found) >= PARTS_EACH and len(years) <= 1:
                     break
             if found:
                 break
-        out += found
+        # several years asked: the tables that print the most of them first (the latest report's, "2022 2021 2020")
+        found.sort(key=lambda q: -len({y for y in years if re.search(r"(?<!\d)" + y + r"(?!\d)", q.text)}))
+        out += found[:PARTS_EACH]
     return out

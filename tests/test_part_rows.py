@@ -71,3 +71,23 @@ def test_a_longer_row_label_is_another_row():
     text = "Segment revenue (in millions)\nDigital Media Services ....... 120.5 110.2\nTotal revenue 500.0 480.0"
     assert quoted(text, "digital media", "revenue") is None
     assert "120.5" in quoted(text, "digital media services", "revenue")
+
+
+@pytest.fixture(scope="module")
+def lmt(tmp_path_factory):
+    from conftest import ingested_home
+    from filings import Filings
+
+    home = ingested_home(tmp_path_factory, "part_rows_lmt", [("us", "financebench", "pdfs", f"LOCKHEEDMARTIN_{y}_10K.pdf")
+                                                             for y in (2020, 2021, 2022)], dense=False)
+    with Filings(home, read_only=True) as f:
+        yield f
+
+
+def test_a_parts_trend_quotes_the_table_that_prints_every_year_asked(lmt):
+    """LOCKHEEDMARTIN_2022_10K p39: "2022 2021 2020 / Net sales / Aeronautics $ 26,987 $ 26,748 $ 26,266"; the 2020 and
+    2021 10-Ks print the segment's own table with their years (p46 "2020 2019 2018", p45 "2021 2020 2019")."""
+    a = lmt.ask("Aeronautics segment net sales of Lockheed Martin in 2020, 2021 and 2022")
+    assert a.status == "answered" and a.passages
+    first = a.passages[0]
+    assert first.source["doc_name"] == "LOCKHEEDMARTIN_2022_10K" and "26,987" in first.text and "26,266" in first.text
