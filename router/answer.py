@@ -14,7 +14,8 @@ from mappings.metrics import metrics, ratios
 from mappings.vocabulary import fold, non_gaap_words, not_company_words, section_words, words
 from router.entities import unknown_subject
 from router.counts import HEADCOUNT_TERMS, asks_headcount, counted, headcount_span, prints_count
-from router.fallback import generic_reading, measure_passages, prints_amount, search_for_figures, span_passage
+from router.fallback import generic_reading, prints_amount, search_for_figures, span_passage
+from router.measure_names import by_reference, measure_passages
 from router.reasons import HINT as REASON_HINT, reason_passages
 from router.line_items import (asks_amount, asks_line_item, line_item_passages, measure_labels, prints_a_figure,
                                topic_labels)
@@ -210,8 +211,11 @@ class Router:
             asked = ", ".join(f"{word} {metric}" for word, metric in plan.non_gaap)
             parts = part_row_passages(self.searcher, plan)  # a part's row of a breakdown table, with its header
             named = measure_passages(list(passages), plan.non_gaap)
-            if not named:  # a quote cut from its unit may leave the part's name out: the units whole
-                named = measure_passages(list(self.searcher(plan, filters_for(plan), whole=True)), plan.non_gaap)
+            if not named:  # a quote cut from its unit may leave the part's name out: the units whole, each cut to
+                # the part's name and the sentence that gives its figure by reference
+                named = [span_passage(p, *(by_reference(p.text, *plan.non_gaap[0]) or (0, len(p.text))))
+                         for p in measure_passages(list(self.searcher(plan, filters_for(plan), whole=True)),
+                                                   plan.non_gaap)]
             if not named and not parts:
                 return self._refused(plan, f"no passage in the indexed filings in scope names the measure asked for "
                                      f"({asked}); the reported figure is not given in its place")

@@ -227,59 +227,6 @@ def figure_span_number(text: str, after: int, window_size: int = LABEL_NUMBER_WI
     return None
 
 
-# after a metric's label the qualifier is linked to it by these words only ("earnings per share from continuing
-# operations", "goodwill impairment losses"); "Microsoft Cloud revenue, which includes Azure" is another measure
-_LINKED = r"(?:\s+(?:from|of|in|for|by|at|on|to|the|our|its|generated|derived|attributable|related))*\s*[\s:(\-–]\s*"
-
-
-def names_measure(text: str, qualifier: str, metric: str) -> bool:
-    """Does a passage name the company-defined measure asked for: the qualifier ("adjusted", 经调整) within a couple
-    of words of one of the metric's labels, before it ("adjusted diluted EPS", "Adjusted EBITDA") or after it
-    ("Goodwill impairment losses", "earnings per share from continuing operations")?"""
-    lower = simplified_in_place(text).casefold()  # a Traditional page read in the question's folded words
-    # a part named with its part noun ("International segment") is printed with it or without it
-    bare_part = " ".join(w for w in qualifier.casefold().split() if w not in part_nouns()) or qualifier.casefold()
-    words_en = {re.escape(w).replace(r"\ ", r"\s+") for w in (qualifier.casefold(), bare_part)}
-    word = re.escape(qualifier.casefold())
-    # Chinese runs on over printed lines ("小\n分子业务"), and a question may add a Latin name the page leaves out
-    # ("小分子CDMO业务": the page prints 小分子业务)
-    joined = re.sub(r"(?<=[\u4e00-\u9fff])\s+(?=[\u4e00-\u9fff])", "", lower)
-    words_zh = {w for w in (word, re.escape(re.sub(r"[a-z0-9&]+", "", qualifier.casefold()))) if _CJK.search(w)}
-    # the part named, then its figure by reference within a few lines ("The Group's financing segment derives ...
-    # During the Year, the segment's revenue was HK$548.4 million"; 该分部收入)
-    # (the part as asked, or its bare name as a heading line: "Financing"; a bare word in running text may be another's:
-    # "margin financing")
-    named_at = [m.end() for w in words_zh | {word}
-                for m in re.finditer(r"(?<![\w&])" + w + r"(?![\w&])", joined if _CJK.search(w) else lower)]
-    named_at += [m.end() for w in words_en
-                 for m in re.finditer(r"(?m)^[^\S\n]*" + w + r"(?:[^\S\n]+[\u4e00-\u9fff]+)?[^\S\n]*$", lower)]
-    for label in labels_of(metric):
-        name = re.escape(label)
-        if _CJK.search(label):
-            gap = r"[^。；;，,\n]{0,12}"
-            if any(re.search(w + gap + name, joined) or re.search(name + gap + w, joined) for w in words_zh | {word}):
-                return True
-            if any(re.search(_ANAPHORA_ZH + gap + name, joined[at: at + ANAPHORA_REACH]) for at in named_at):
-                return True
-        elif any(re.search(r"(?<![\w&])(?:" + w + r"(?:[^\w.;]+\w+){0,2}[^\w.;]+" + name + "|" + name + _LINKED + w +
-                           r")(?![\w&])", lower) for w in words_en):  # (within a sentence: "financing projects. Revenue" is not)
-            return True
-        elif any(re.search(_ANAPHORA_EN + name + r"(?![\w&])", lower[at: at + ANAPHORA_REACH]) for at in named_at):
-            return True
-    return False
-
-
-ANAPHORA_REACH = 700  # characters after the part's name within which "the segment's revenue" is still its figure
-_ANAPHORA_EN = r"(?<![\w&])(?:the|this|that)\s+(?:segment|division|business|unit)['’]s\s+(?:total\s+)?"
-_ANAPHORA_ZH = r"(?:该|該|此|本)(?:分部|板块|板塊|业务|業務|分类|分類)"
-
-
-def measure_passages(passages: list[Passage], non_gaap: list[tuple[str, str]]) -> list[Passage]:
-    """The passages that name every company-defined measure the question asks for (a passage about the GAAP
-    figure, or about another adjusted amount, does not answer for it)."""
-    return [p for p in passages if all(names_measure(p.text, word, metric) for word, metric in non_gaap)]
-
-
 def figure_passages(passages: list[Passage], metric: str, whole_line: bool = False,
                     years: frozenset[int] = frozenset()) -> list[Passage]:
     """The passages that print the metric's figure, each cut to the label and its number (``whole_line``: to the

@@ -89,7 +89,7 @@ def test_words_that_leave_the_metric_whole(f, question, metric):
 
 
 def test_a_qualifier_printed_after_the_label_names_the_measure():
-    from router.fallback import names_measure
+    from router.measure_names import names_measure
 
     assert names_measure("Goodwill impairment losses 1,197 7,008", "impairment", "goodwill")  # KHC 2019 p50
     assert names_measure("本期资本化研发投入 76,168,422.62", "资本化", "rd_investment")  # 600201 2020 p17
@@ -97,7 +97,7 @@ def test_a_qualifier_printed_after_the_label_names_the_measure():
 
 
 def test_a_chinese_part_is_named_across_a_line_break_and_without_the_questions_latin_name():
-    from router.fallback import names_measure
+    from router.measure_names import names_measure
 
     # 002821_kailaiying_2024_summary p3 prints "小\n分子业务实现毛利率 47.95%" and "新兴业务毛利率为 21.67%"
     assert names_measure("通过持续的提升运营效率和成本控制，小\n分子业务实现毛利率 47.95%。", "小分子cdmo业务", "gross_margin")
@@ -105,7 +105,7 @@ def test_a_chinese_part_is_named_across_a_line_break_and_without_the_questions_l
 
 
 def test_a_part_noun_may_be_left_out_where_the_part_is_printed():
-    from router.fallback import names_measure
+    from router.measure_names import names_measure
 
     assert names_measure("International net sales were $114.6 billion", "international segment", "revenue")
     assert names_measure("Civil engineering works\nrevenue was S$35.3 million", "civil engineering works", "revenue")
@@ -157,7 +157,7 @@ def test_words_after_the_metric_and_printed_names(f, question, metrics, qualifie
     ("Goodwill impairment losses 1,197 7,008", "impairment", "goodwill", True),
 ])
 def test_a_qualifier_after_the_label_is_linked_to_it(text, qualifier, metric, named):
-    from router.fallback import names_measure
+    from router.measure_names import names_measure
 
     assert names_measure(text, qualifier, metric) is named
 

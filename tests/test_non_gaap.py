@@ -8,7 +8,7 @@ import pytest
 
 from conftest import ingested_home
 from filings import Filings
-from router.fallback import names_measure
+from router.measure_names import names_measure
 
 
 @pytest.fixture(scope="module")

@@ -175,7 +175,7 @@ def test_no_dividend_per_share_read_for_another_year_or_a_part(text, years):
 def test_a_segment_named_then_its_figure_by_reference():
     """0717_emperorcapital_2021_annual p7: under the heading "Financing", "The Group's financing segment derives ...
     During the Year, the segment's revenue was HK$548.4 million"; "margin financing" in running text names no segment."""
-    from router.fallback import names_measure
+    from router.measure_names import names_measure
 
     page = ("Financing\nThe Group’s financing segment derives interest income from commercial and personal lending as "
             "well as margin and IPO financing.\nDuring the Year, the segment’s revenue was HK$548.4 million (2020: "
@@ -189,9 +189,21 @@ def test_a_segment_named_then_its_figure_by_reference():
 def test_a_part_and_a_label_in_two_sentences_name_no_measure():
     """0717_emperorcapital_2021_annual p8: "... a number of primary and secondary market financing projects. Revenue from
     the placing and underwriting segment increased to HK$16.3 million" is no revenue of the financing segment."""
-    from router.fallback import names_measure
+    from router.measure_names import names_measure
 
     text = ("During the Year, the Group participated in a number of primary and secondary market financing projects. "
             "Revenue from the placing and underwriting segment increased to HK$16.3 million")
     assert not names_measure(text, "financing segment", "revenue")
     assert names_measure("Financing segment revenue was HK$548.4 million", "financing segment", "revenue")
+
+
+def test_a_figure_by_reference_is_quoted_from_the_parts_name_to_its_sentences_end():
+    from router.measure_names import by_reference
+
+    page = ("Financing\nThe Group’s financing segment derives interest income from lending.\nDuring the Year, the "
+            "segment’s revenue was HK$548.4 million\n(2020: HK$779.2 million), accounting for 81.0% of the Group’s total "
+            "revenue. With the visibility on the economic outlook remained uncertain, the Group")
+    span = by_reference(page, "financing segment", "revenue")
+    assert span is not None
+    quote = page[span[0]: span[1]]
+    assert quote.startswith("The Group’s financing segment") and quote.endswith("of the Group’s total revenue.")
