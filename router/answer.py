@@ -46,6 +46,7 @@ def cited(p: Passage, section: bool = False) -> str:
     return f"\"{p.text}\" [{p.source.get('doc_name')} p{p.source.get('page')}{where}]"
 
 
+_YEAR_IN = re.compile(r"(?<!\d)(?:19|20)\d\d(?!\d)")
 LOOK_BACK = 300  # characters of the page before a quote read with it to tell guidance from what was reported
 _RANGE = re.compile(r"\$\s?\d[\d.,]*\s*(?:[–—-]|to)\s*\$\s?\d|\bmid-?point\b", re.I)  # "$10.45 – $10.65"
 
@@ -287,7 +288,11 @@ class Router:
         report's 主要原因 row, "increased ... primarily due to"), from the asked period's reports."""
         if self.searcher is None or not plan.metrics or not plan.companies or not words("why").search(fold(plan.question)):
             return []
-        return search_for_figures(self.searcher, plan, each=REASONS_EACH, cut=reason_passages, hint=REASON_HINT)
+        found = search_for_figures(self.searcher, plan, each=REASONS_EACH, cut=reason_passages, hint=REASON_HINT)
+        # a reason given for another year ("decreased by $227 million in 2021 compared with 2020") after the asked one's
+        asked = {str(p.fiscal_year) for p in plan.periods if p.fiscal_year}
+        return sorted(found, key=lambda p: bool(asked) and not any(re.search(r"(?<!\d)" + y + r"(?!\d)", p.text)
+                                                                    for y in asked) and bool(_YEAR_IN.search(p.text)))
 
     def _mixed(self, plan: QueryPlan) -> Answer:
         numbers = self._sql(plan)

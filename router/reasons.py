@@ -75,22 +75,23 @@ def _around(text: str, m: re.Match) -> tuple[int, int] | None:
 
 def reason_passages(passages: list[Passage], metric: str) -> list[Passage]:
     """The passages that print a reason beside the metric's label, each cut from the label to the end of the
-    reason's sentence."""
+    reason's sentence: every reason the longest label with one has in a passage, in page order (a report explains
+    this year's change, then last year's: "... increased by $603 million in 2022 ... decreased by $227 million in
+    2021 ...")."""
     labels = labels_of(metric)
     covering = covering_labels(tuple(labels))
     out = []
     for p in passages:
-        best: tuple[int, int] | None = None
+        spans: dict[int, tuple[int, int]] = {}  # the shortest reason for each line a label starts
         lower = p.text.casefold()
         for label in labels:
             for m in _label_pattern(label).finditer(p.text):
                 if inside_longer(lower, m.start(), covering.get(label, [])):
                     continue  # 收益 inside 基本每股收益: another metric's row
                 span = _after(p.text, m) or _around(p.text, m)
-                if span and (best is None or span[1] - span[0] < best[1] - best[0]):
-                    best = span
-            if best:
+                if span and (span[0] not in spans or span[1] - span[0] < spans[span[0]][1] - spans[span[0]][0]):
+                    spans[span[0]] = span
+            if spans:
                 break  # the longest label that has a reason
-        if best:
-            out.append(span_passage(p, *best))
+        out += [span_passage(p, *span) for _, span in sorted(spans.items())]
     return out

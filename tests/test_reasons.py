@@ -52,3 +52,16 @@ def test_a_reason_cell_ends_with_its_cause():
     p = _page("cn", "600080_jinhuagufen_2024_q1.pdf", page=3)
     [quote] = reason_passages([p], "net_income_parent")
     assert quote.text.endswith("主要系本期处置子公司确认的投资收益增加所致"), quote.text
+
+
+def test_every_reason_of_a_passage_in_page_order():
+    """BOEING_2022_10K p28 explains this year's change, then last year's; both are quoted, this year's first."""
+    from router.reasons import reason_passages
+    from schema.models import Passage
+
+    text = ("Total $2,852 $2,249 $2,476\nResearch and development expense increased by $603 million in 2022 compared with "
+            "2021 primarily due to higher research and development\nexpenditures on 777X, 737 MAX, as well as BCA and "
+            "enterprise investments in product development.\nResearch and development expense decreased by $227 million "
+            "in 2021 compared with 2020 primarily due to lower BCA and enterprise\ninvestments in product development.")
+    found = reason_passages([Passage(text=text, company_id="boeing", source={"page": 28})], "rd_expense")
+    assert [("$603 million" in p.text, "$227 million" in p.text) for p in found] == [(True, False), (False, True)]
