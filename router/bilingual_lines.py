@@ -9,6 +9,7 @@ to an exact span of the page (quotes stay substrings of their page)."""
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 _CJK = re.compile(r"[\u4e00-\u9fff]")
 _LATIN_WORDS = re.compile(r"(?:[A-Za-z][A-Za-z’'&.-]*\s+){2,}[A-Za-z]")  # a run of English words (three or more)
@@ -49,3 +50,15 @@ def chinese_column(text: str) -> tuple[str, list[int]]:
 def page_span(offsets: list[int], start: int, end: int) -> tuple[int, int]:
     """A span of the joined column as the span of the page that holds it (from its first to its last character)."""
     return offsets[start], offsets[end - 1] + 1
+
+
+def column_span(text: str, labels: list[str], find: Callable[[str, list[str]], tuple[int, int] | None]
+                ) -> tuple[int, int] | None:
+    """``find(text, labels)`` run on the Chinese column of a page printed side by side, with the Chinese labels, its
+    span given back as the span of the page; None on other pages or without a Chinese label."""
+    chinese = [w for w in labels if _CJK.search(w)]
+    if not chinese or not interleaved(text):
+        return None
+    column, offsets = chinese_column(text)
+    span = find(column, chinese)
+    return page_span(offsets, *span) if span else None

@@ -14,6 +14,7 @@ from functools import lru_cache
 from mappings.analysis import analysis
 from mappings.vocabulary import part_nouns, per_share_sentence_words, simplified_in_place
 from mappings.metrics import display_name, metrics, printed_names, question_labels, ratios
+from router.bilingual_lines import column_span
 from router.calendar import loosely_named
 from router.search import REPORT_PERIODS
 from router.search_route import filters_for
@@ -240,6 +241,8 @@ def figure_passages(passages: list[Passage], metric: str, whole_line: bool = Fal
         span = figure_span(p.text, labels, kind)
         if span is None and kind == "per_share":  # "Our annual dividend was $1.48 per share"
             span = per_share_sentence_span(p.text, metric, years)
+        if span is None:  # an HK page printed in English and Chinese side by side: its Chinese column
+            span = column_span(simplified_in_place(p.text), labels, lambda column, chinese: figure_span(column, chinese, kind))
         if span is None:
             continue
         out.append(row_passage(p, span, whole_line))

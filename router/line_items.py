@@ -11,7 +11,7 @@ from collections.abc import Callable
 from mappings.analysis import analysis
 from mappings.metrics import CJK
 from mappings.vocabulary import fold, simplified_in_place, words
-from router.bilingual_lines import chinese_column, interleaved, page_span
+from router.bilingual_lines import column_span
 from router.fallback import consolidated_first, figure_filters, figure_span, labels_of, row_passage
 from router.search_words import content_query
 from schema.models import Passage, QueryPlan
@@ -117,13 +117,11 @@ def line_item_passages(searcher: Callable, plan: QueryPlan, labels: list[str] | 
 def _in_chinese_column(text: str, labels: list[str]) -> tuple[int, int] | None:
     """A Chinese label and its figure in the Chinese column of a page printed in English and Chinese side by side
     (``router.bilingual_lines``), as the span of the page from the label to the figure; None elsewhere."""
-    if not any(CJK.search(w) for w in labels) or not interleaved(text):
-        return None
-    column, offsets = chinese_column(text)
-    span = figure_span(column, [w for w in labels if CJK.search(w)])
-    if span is None or not own_row(column, span, labels):
-        return None
-    return page_span(offsets, *span)
+    def own(column: str, chinese: list[str]) -> tuple[int, int] | None:
+        span = figure_span(column, chinese)
+        return span if span and own_row(column, span, chinese) else None
+
+    return column_span(text, labels, own)
 
 
 # a sentence or a line: ends at 。 ; a line break, or a full stop before a capital ("U.S." and "1.5" end none)
