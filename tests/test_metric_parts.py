@@ -244,3 +244,8 @@ def test_a_part_named_with_its_name_in_brackets(f, question, part):
 def test_a_share_asked_with_a_bracketed_name_among_the_words_takes_no_total(f):
     plan = f.plan("What share of WuXi AppTec's (药明康德) Q1 2025 revenue came from overseas?")
     assert "revenue" not in plan.metrics
+
+
+def test_an_average_over_years_names_no_part(f):
+    plan = f.plan("药明康德近三年平均营业收入")
+    assert plan.metrics == ["revenue"] and not plan.non_gaap

@@ -107,3 +107,25 @@ def test_a_chinese_line_item_is_read_from_the_chinese_column():
     assert span is not None and page[span[0]: span[1]].startswith("孖展")
     assert page[span[0]: span[1]].endswith(("939,300,000", "939,300,000港元"))
     assert _in_chinese_column("孖展貸款、其他貸款及墊款之減值撥備 939,300,000\n", ["孖展貸款、其他貸款及墊款之減值撥備"]) is None
+
+
+@pytest.mark.parametrize("question, average", [
+    ("平安银行2024年平均总资产收益率", False),  # that year's return on average assets: a year is no count of years
+    ("2024年平均ROE", False),
+    ("近三年平均营业收入", True), ("三年平均净利润", True), ("2022-2024年平均净利润", True),
+    ("What is the 3 year average gross margin?", True),
+])
+def test_an_average_over_years_is_asked_by_a_count_of_years_never_by_a_year(question, average):
+    from mappings.analysis import analysis
+
+    assert bool(analysis().operations["average"].search(question)) is average
+
+
+@pytest.mark.parametrize("question, metric", [
+    ("What was the bank's average ROA in 2024?", "roa_average_assets"), ("average ROE 2023", "roe_average_equity"),
+    ("return on assets 2024", "roa"),
+])
+def test_average_roa_is_the_return_on_average_assets(question, metric):
+    from router.plan import find_metrics
+
+    assert find_metrics(question) == [metric]
