@@ -138,3 +138,12 @@ def test_a_chinese_label_asked_finds_the_english_row_printed_beside_it(hk, quest
     a = hk.ask(question)
     assert a.status == "answered" and a.rows and a.rows[0].metric == label
     assert Decimal(a.rows[0].value) == value and a.rows[0].source["page"] == 73
+
+
+def test_finance_expenses_are_never_the_interest_expense_printed_under_them(f):
+    """600080_jinhuagufen_2024_annual p82: "财务费用 七、66 1,374,112.93 -1,196,190.91" and under it "其中：利息费用
+    4,342,611.86 4,442,360.82": 财务费用 (net of interest income and exchange) is its own row."""
+    plan = f.plan("金花股份2024年财务费用是多少")
+    assert "interest_expense" not in plan.metrics
+    a = f.ask("金花股份2024年财务费用是多少")
+    assert ("财务费用", "2024-12-31", Decimal("1374112.93"), 82) in _rows(a)
