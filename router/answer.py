@@ -52,14 +52,15 @@ _RANGE = re.compile(r"\$\s?\d[\d.,]*\s*(?:[–—-]|to)\s*\$\s?\d|\bmid-?point\b
 
 
 def first(found: list[Passage], passages: list[Passage]) -> list[Passage]:
-    """``found`` (printed rows, reasons) before ``passages``, each quote once (same page, same text, or a passage
-    of the same page that holds a quote of ``found`` whole)."""
-    seen: dict[tuple, list[str]] = {}
-    for p in found:
-        seen.setdefault((p.source.get("document_id"), p.source.get("page")), []).append(p.text)
-    rest = [p for p in passages
-            if not any(q in p.text for q in seen.get((p.source.get("document_id"), p.source.get("page")), []))]
-    return [*found, *rest]
+    """``found`` (printed rows, reasons) before ``passages``, each quote once (same page, same text)."""
+    seen = {(p.source.get("document_id"), p.source.get("page"), p.text) for p in found}
+    return [*found, *(p for p in passages if (p.source.get("document_id"), p.source.get("page"), p.text) not in seen)]
+
+
+def _holding(found: list[Passage], passages: list[Passage]) -> list[Passage]:
+    """``passages`` less those that hold a quote of ``found`` whole on the same page (the unit a count was cut from)."""
+    return [p for p in passages if not any(q.text in p.text and q.source.get("document_id") == p.source.get("document_id")
+                                           and q.source.get("page") == p.source.get("page") for q in found)]
 
 
 def _asks_parts_amount(plan: QueryPlan) -> bool:
@@ -236,7 +237,7 @@ class Router:
             if not counts:
                 return self._refused(plan, "no passage in the indexed filings prints a number of employees: the "
                                      "passages found are about staff, not a count of them")
-            passages[:] = first(counts, passages)
+            passages[:] = first(counts, _holding(counts, passages))
         elif asks_line_item(plan):  # a line item without a metric: the row that prints it with its figure, first
             rows = line_item_passages(self.searcher, plan)
             if not rows and passages and asks_amount(plan) and not any(prints_a_figure(p.text, plan) for p in passages):
