@@ -55,10 +55,13 @@ _PEOPLE = r"(?:employees|people|persons|staff|workers|associates|team\s+members|
 _HEADCOUNT_EN = re.compile(
     r"(?<![\d.,$])\d{1,3}(?:,\d{3})+(?![\d.,])\s+(?:[\w-]+\s+){0,3}?" + _PEOPLE + r"\b|"
     r"(?<![\d.,$])\d{2,6}(?![\d.,%])\s+(?:(?:full|part)[- ]time\s+|permanent\s+|total\s+)*" + _PEOPLE + r"\b|"
+    r"(?<![\d.,$])\d+(?:\.\d+)?\s+(?:million|thousand)\s+(?:[\w-]+\s+){0,2}?" + _PEOPLE + r"\b|"  # 2.2 million associates
     r"\bemploy(?:ed|s|ing)?\s+(?:a\s+total\s+of\s+|approximately\s+|about\s+|around\s+|over\s+|some\s+)*\d|"
     r"\b(?:headcount|workforce|number\s+of\s+(?:full[- ]time\s+)?(?:employees|staff))\s+(?:of|was|were|totall?ed|stood\s+at|"
     r"reached)\s+(?:approximately\s+|about\s+)?\d", re.I)
-_HEADCOUNT_ZH = re.compile(r"(?:员工|职工|雇员|人员)[^。；;\n]{0,20}?\d[\d,]*\s*(?:人|名)(?![民币])|\d[\d,]*\s*(?:名|人)(?:全职)?(?:员工|职工|雇员)")
+# (a Traditional page's letter-spaced words too: 約20名僱 員)
+_HEADCOUNT_ZH = re.compile(r"(?:员\s?工|职\s?工|雇\s?员|人\s?员)[^。；;\n]{0,20}?\d[\d,]*\s*(?:人|名)(?![民币])|"
+                           r"\d[\d,]*\s*(?:名|人)\s?(?:全\s?职\s?)?(?:员\s?工|职\s?工|雇\s?员)")
 # the table of the CSRC template: 母公司在职员工的数量 517 / 主要子公司在职员工的数量 83 / 在职员工的数量合计 600 (the total first)
 _HEADCOUNT_TABLE_ZH = (re.compile(r"在职员工的?(?:数量|人数)合计\s*[:：]?\s*\d[\d,]*"),
                        re.compile(r"在职员工的?(?:数量|人数)\s*[:：]?\s*\d[\d,]*"))

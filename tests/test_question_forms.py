@@ -63,6 +63,9 @@ def test_headcount_questions(question, asks):
     ("4.13.2 员工情况\n2024年末，本集团共有在职员工 41,011 人（含派遣人员），需承担退休费的离职职工 79 人；其中", "在职员工 41,011 人"),
     # 600080_jinhuagufen_2024_annual p44: the total row of the template, not the parent's
     ("母公司在职员工的数量 582\n主要子公司在职员工的数量 6\n在职员工的数量合计 588\n", "在职员工的数量合计 588"),
+    # a count in millions of people, and a Traditional page's letter-spaced words
+    ("We employ more than 2.2 million associates worldwide.", "2.2 million associates"),
+    ("於二零二五年三月三十一日，本集團共有約20名僱 員。", "20名僱 員"),
 ])
 def test_a_headcount_is_quoted_from_its_sentence_or_row(text, quote):
     span = headcount_span(text)
@@ -129,3 +132,12 @@ def test_average_roa_is_the_return_on_average_assets(question, metric):
     from router.plan import find_metrics
 
     assert find_metrics(question) == [metric]
+
+
+
+@pytest.mark.parametrize("question", ["profit before income tax 2021", "loss before income tax for the year",
+                                      "(loss)/profit before income tax", "income before income tax"])
+def test_profit_before_income_tax_is_pretax_income_never_the_tax(question):
+    from router.plan import find_metrics
+
+    assert find_metrics(question) == ["pretax_income"]
