@@ -48,6 +48,7 @@ def prints_count(text: str, things: str) -> bool:
     return False
 
 
+SENTENCE_BACK = 300  # characters a headcount's quote may start before the count
 HEADCOUNT = "employees"  # what :func:`counted` returns for a question about how many people a company employs
 # the words joined to a headcount question's search: the count is printed in either language
 HEADCOUNT_TERMS = "employees employed staff 员工 在职员工 雇员"
@@ -82,6 +83,10 @@ def headcount_span(text: str) -> tuple[int, int] | None:
     if not hits:
         return None
     m = hits[0]
-    start = max(text.rfind("\n", 0, m.start()), *(text.rfind(end, 0, m.start()) for end in ("。", "；", ". "))) + 1
+    # from the sentence's start (a sentence may run over printed lines), or the line's when that is far back
+    start = max(text.rfind(end, 0, m.start()) for end in ("。", "；", ". ", "\n\n")) + 1
+    if m.start() - start > SENTENCE_BACK:
+        start = text.rfind("\n", 0, m.start()) + 1
+    start += len(text[start: m.start()]) - len(text[start: m.start()].lstrip())
     ends = [i for i in (text.find(c, m.end()) for c in ("。", "；", ". ", "\n")) if i >= 0]
     return start, (min(ends) + 1 if ends else len(text))
