@@ -47,6 +47,7 @@ def cited(p: Passage, section: bool = False) -> str:
 
 
 _YEAR_IN = re.compile(r"(?<!\d)(?:19|20)\d\d(?!\d)")
+_NO_OUTLOOK = re.compile(r"expected\s+credit\s+loss(?:es)?|预期信用损失|expected\s+to\s+be\s+settled", re.I)  # accounting terms
 LOOK_BACK = 300  # characters of the page before a quote read with it to tell guidance from what was reported
 _RANGE = re.compile(r"\$\s?\d[\d.,]*\s*(?:[–—-]|to)\s*\$\s?\d|\bmid-?point\b", re.I)  # "$10.45 – $10.65"
 
@@ -324,7 +325,8 @@ class Router:
         start = p.source.get("char_start")
         page = self._page_text(p.source.get("document_id"), p.source.get("page")) if start is not None else None
         context = (page[max(0, start - LOOK_BACK): start] if page else "") + " " + p.text
-        return bool(words("outlook").search(fold(context)) or _RANGE.search(p.text))
+        context = _NO_OUTLOOK.sub(" ", fold(context))
+        return bool(words("outlook").search(context) or _RANGE.search(p.text))
 
     # ----------------------------------------------------------------------------- honesty
     def _page_text(self, document_id: str, page: int) -> str | None:

@@ -43,5 +43,6 @@ def labels_printed_beside(con: duckdb.DuckDBPyConnection, company_id: str, label
                 if m is None:
                     continue
                 head = line[: m.start()].strip() or (lines[i - 1] if i and not line[m.end():].strip(" \t0-9,.()-–") else "")
-                found += [w for w in english if head.casefold().startswith(w.casefold()) and w not in found]
+                head = re.sub(r"(?:\s+[\d,.()\-–]+)+$", "", head).strip().casefold()  # its figures and note off
+                found += [w for w in english if head == w.casefold().strip() and w not in found]
     return found

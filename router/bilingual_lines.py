@@ -22,8 +22,11 @@ def _pieces(line: str) -> tuple[int, int] | None:
     first = _CJK.search(line)
     if first is None:
         return None
+    # a figure of the Chinese text may start the piece, printed against its first character ("50,200,000港元")
+    glued = re.search(r"(?<![\w$.,])[\d,.]*\d$", line[: first.start()])
+    start = glued.start() if glued else first.start()
     english = _LATIN_WORDS.search(line, first.start())
-    return first.start(), english.start() if english else len(line)
+    return start, english.start() if english else len(line)
 
 
 def interleaved(text: str) -> bool:
@@ -61,4 +64,12 @@ def column_span(text: str, labels: list[str], find: Callable[[str, list[str]], t
         return None
     column, offsets = chinese_column(text)
     span = find(column, chinese)
-    return page_span(offsets, *span) if span else None
+    if not span:
+        return None
+    start, end = page_span(offsets, *span)
+    # the figure read must be the Chinese text's own, not an English fragment left in a line's piece ("HK$30.1 million")
+    figure = re.search(r"[\d,.]+\s*(?:港元|人民币|元|美元|%|％)?$", text[start:end])
+    before = text[:end - len(figure.group(0))] if figure else ""
+    if figure is None or re.search(r"[A-Za-z$]\s*$", before) or re.match(r"\s*[A-Za-z]", text[end:]):
+        return None
+    return start, end

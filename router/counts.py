@@ -53,23 +53,31 @@ HEADCOUNT = "employees"  # what :func:`counted` returns for a question about how
 # the words joined to a headcount question's search: the count is printed in either language
 HEADCOUNT_TERMS = "employees employed staff 员工 在职员工 雇员"
 _PEOPLE = r"(?:employees|people|persons|staff|workers|associates|team\s+members|colleagues|full[- ]time\s+equivalents?)"
+_COUNT_WORDS = r"(?:(?:full|part)[- ]time\s+|permanent\s+|total\s+|regular\s+|active\s+)*"  # words between a count and people
 _HEADCOUNT_EN = re.compile(
-    r"(?<![\d.,$])\d{1,3}(?:,\d{3})+(?![\d.,])\s+(?:[\w-]+\s+){0,3}?" + _PEOPLE + r"\b|"
-    r"(?<![\d.,$])\d{2,6}(?![\d.,%])\s+(?:(?:full|part)[- ]time\s+|permanent\s+|total\s+)*" + _PEOPLE + r"\b|"
-    r"(?<![\d.,$])\d+(?:\.\d+)?\s+(?:million|thousand)\s+(?:[\w-]+\s+){0,2}?" + _PEOPLE + r"\b|"  # 2.2 million associates
-    r"\bemploy(?:ed|s|ing)?\s+(?:a\s+total\s+of\s+|approximately\s+|about\s+|around\s+|over\s+|some\s+)*\d|"
+    r"(?<![\d.,$])(?:\d{1,3}(?:,\d{3})+|\d{2,6})(?![\d.,%])\s+" + _COUNT_WORDS + _PEOPLE + r"\b|"
+    r"(?<![\d.,$])\d+(?:\.\d+)?\s+(?:million|thousand)\s+" + _COUNT_WORDS + _PEOPLE + r"\b|"  # 2.2 million associates
+    r"\bemploy(?:ed|s|ing)?\s+(?:a\s+total\s+of\s+|approximately\s+|about\s+|around\s+|over\s+|some\s+|more\s+than\s+)*"
+    r"[\d,.]+\s+(?:million\s+|thousand\s+)?" + _COUNT_WORDS + _PEOPLE + r"\b|"
     r"\b(?:headcount|workforce|number\s+of\s+(?:full[- ]time\s+)?(?:employees|staff))\s+(?:of|was|were|totall?ed|stood\s+at|"
     r"reached)\s+(?:approximately\s+|about\s+)?\d", re.I)
-# (a Traditional page's letter-spaced words too: 約20名僱 員)
-_HEADCOUNT_ZH = re.compile(r"(?:员\s?工|职\s?工|雇\s?员|人\s?员)[^。；;\n]{0,20}?\d[\d,]*\s*(?:人|名)(?![民币])|"
+# (a Traditional page's letter-spaced words too: 約20名僱 員); a count of attendances (人次), of a share plan's or a
+# training's participants, of hires or leavers is no headcount
+_HEADCOUNT_ZH = re.compile(r"(?:员\s?工|职\s?工|雇\s?员|人\s?员)(?:(?!持股|培训|参与|新增|新招|招聘|离职|退休|人次)[^。；;\n]){0,20}?"
+                           r"\d[\d,]*\s*(?:人|名)(?![民币次])|"
                            r"\d[\d,]*\s*(?:名|人)\s?(?:全\s?职\s?)?(?:员\s?工|职\s?工|雇\s?员)")
 # the table of the CSRC template: 母公司在职员工的数量 517 / 主要子公司在职员工的数量 83 / 在职员工的数量合计 600 (the total first)
 _HEADCOUNT_TABLE_ZH = (re.compile(r"在职员工的?(?:数量|人数)合计\s*[:：]?\s*\d[\d,]*"),
                        re.compile(r"在职员工的?(?:数量|人数)\s*[:：]?\s*\d[\d,]*"))
 
 
+# a question about what staff cost is no headcount question ("employee benefit expense", 员工薪酬)
+_STAFF_COST = re.compile(r"benefit|salar|wage|compensation|cost|expense|pay|remuneration|薪酬|工资|福利|费用|成本|报酬", re.I)
+
+
 def asks_headcount(question: str) -> bool:
-    return bool(words("headcount").search(fold(question)))
+    folded = fold(question)
+    return bool(words("headcount").search(folded)) and not _STAFF_COST.search(folded)
 
 
 def headcount_span(text: str) -> tuple[int, int] | None:

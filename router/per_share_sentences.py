@@ -15,7 +15,10 @@ from router.fallback import LABEL_NUMBER_WINDOW, figure_span_number
 
 # a part of the year's figure, or one converted or looked ahead to, when these stand right before the words
 _NOT_THE_YEARS = re.compile(r"(?:final|interim|special|quarterly|quarter|monthly|semi-annual|first|second|third|fourth|"
-                            r"equivalent\s+to\s+a|末期|中期|特别|特別|季度)\W{0,3}$", re.I)
+                            r"equivalent\s+to\s+a|末期|中期|特别|特別|季度)(?:\W{1,3}(?:cash|ordinary|common))?\W{0,3}$", re.I)
+# a part of the year named after the figure ("$0.39 per share each quarter", "for the six months ended")
+_PART_OF_YEAR_AFTER = re.compile(r"[^.;。；]{0,40}?\b(?:each|per|a|every)\s+quarter\b|[^.;。；]{0,40}?\b(?:six|three|nine)\s+months\b|"
+                                 r"[^.;。；]{0,40}?\b(?:first|second)\s+half\b|[^.;。；]{0,40}?\binterim\b", re.I)
 # "per share" after the figure, with its unit and a comparative in brackets between ("22.0 HK cents (2020: 6.0 HK
 # cents) per share")
 _PER_SHARE_AFTER = re.compile(r"\s*(?:hk|us|rmb|s)?\s*(?:cents?|仙|dollars?)?\s*(?:[(（][^()（）]{0,40}[)）]\s*)?"
@@ -37,8 +40,15 @@ def per_share_sentence_span(text: str, metric: str, years: frozenset[int] = froz
             n = figure_span_number(text, m.end(), LABEL_NUMBER_WINDOW)
             if n is None:
                 continue
+            between = text[m.end(): n]
+            if between.count("(") + between.count("（") > between.count(")") + between.count("）"):
+                continue  # a comparative in brackets ("any dividend for the year (2020: HK$0.05 per share)")
+            if years and any(int(y) not in years for y in re.findall(r"(?<!\d)((?:19|20)\d\d)(?!\d)", between)):
+                continue  # another year's ("Dividends paid in 2019 were $1.32 per share")
             after = _PER_SHARE_AFTER.match(text, n)
             if after is None:
+                continue
+            if _PART_OF_YEAR_AFTER.match(text, after.end()):
                 continue
             named = _YEARS_AFTER.match(text, after.end())
             if named is None or not years or int(named.group(1)) in years:

@@ -89,6 +89,8 @@ class _Split(tuple):
 
 def _split_year(m: re.Match) -> tuple | None:
     """2020/21, 2020/2021, 2020-21 -> (2021, "FY") when the second year follows the first; None otherwise."""
+    if m.group(3) and not re.match(r"(?:FY|fiscal|financial|school)", m.group(0), re.I):
+        return None  # "2020-21" alone may be a range ("revenue change 2020-21"): FY2020-21 is the fiscal year
     first, second = int(m.group(1)), m.group(2) or m.group(3)
     end = int(second) if len(second) == 4 else first - first % 100 + int(second)
     return _Split((end, "FY")) if end == first + 1 else None

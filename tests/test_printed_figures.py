@@ -165,6 +165,10 @@ def test_a_dividend_per_share_printed_in_a_sentence(text, years, figure):
     ("our Board of Directors increased our quarterly dividend by 5 percent, raising it to $0.39 per share, equivalent "
      "to a full year dividend of $1.56 per share in 2018.", {2017}),  # a quarter's, and the next year's
     ("the Board recommended a final dividend of 16.5 HK cents per share", {2021}),  # a part of the year's
+    ("a final cash dividend of RMB0.50 per share", {2021}),
+    ("The Board does not recommend the payment of any dividend for the year (2020: HK$0.05 per share).", {2021}),
+    ("Dividends paid in 2019 were $1.32 per share", {2021}),  # a year before the figure
+    ("the dividend was raised to $0.39 per share each quarter", {2021}),  # a quarter's
 ])
 def test_no_dividend_per_share_read_for_another_year_or_a_part(text, years):
     from router.per_share_sentences import per_share_sentence_span

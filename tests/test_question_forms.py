@@ -25,7 +25,7 @@ def test_dates_in_chinese_numerals(text, expected):
 
 @pytest.mark.parametrize("question, year", [
     ("revenue for FY2020/21", 2021), ("2020/21財年的收入", 2021), ("school year 2020/21 enrolment", 2021),
-    ("2020/2021年度营业额", 2021), ("turnover in 2019-20", 2020),
+    ("2020/2021年度营业额", 2021), ("turnover in FY2019-20", 2020),
 ])
 def test_a_fiscal_year_named_by_the_years_it_spans_is_the_year_it_ends_in(question, year):
     periods, _ = find_periods(question)
@@ -47,6 +47,7 @@ def test_years_that_do_not_follow_are_no_fiscal_year():
     ("How many employees did the company have at year end?", True), ("员工人数", True), ("在职员工总数", True),
     ("全職僱員人數", True), ("what was the headcount", True), ("staff costs for the year", False),
     ("应付职工薪酬余额", False), ("employee benefit expenses", False),
+    ("total employees benefit expense", False), ("在职员工薪酬总额", False), ("full-time employees' salaries", False),
 ])
 def test_headcount_questions(question, asks):
     assert asks_headcount(question) is asks
@@ -75,6 +76,8 @@ def test_a_headcount_is_quoted_from_its_sentence_or_row(text, quote):
 @pytest.mark.parametrize("text", [
     "Our 2021 employees survey showed engagement", "Total staff costs amounted to approximately S$3.9 million",
     "应付职工薪酬 12,345,678.90", "支付给职工以及为职工支付的现金 1,234,567.00",
+    "全年组织员工培训 1,200 人次", "员工持股计划参与对象共 150 人", "We serve 25,000 business customers and employees",
+    "2,000 hours worked by employees", "We employ 3 business segments to manage the group",
 ])
 def test_no_headcount_where_none_is_printed(text):
     assert headcount_span(text) is None
@@ -114,7 +117,7 @@ def test_a_chinese_line_item_is_read_from_the_chinese_column():
 
 @pytest.mark.parametrize("question, average", [
     ("平安银行2024年平均总资产收益率", False),  # that year's return on average assets: a year is no count of years
-    ("2024年平均ROE", False),
+    ("2024年平均ROE", False), ("20年平均净资产收益率", False), ("平均存款利率（5年期）", False),
     ("近三年平均营业收入", True), ("三年平均净利润", True), ("2022-2024年平均净利润", True),
     ("What is the 3 year average gross margin?", True),
 ])
@@ -141,3 +144,15 @@ def test_profit_before_income_tax_is_pretax_income_never_the_tax(question):
     from router.plan import find_metrics
 
     assert find_metrics(question) == ["pretax_income"]
+
+
+
+def test_an_english_figure_on_a_chinese_pieces_line_is_never_read_for_a_chinese_label():
+    from router.bilingual_lines import column_span
+    from router.fallback import figure_span
+
+    page = ("Other income amounted to HK$30.1 million 其他收入為\n"
+            "while finance costs were HK$12.0 million 50,200,000港元。\n"
+            "during the year under review the Group 本集團\n")
+    span = column_span(page, ["其他收入"], lambda column, chinese: figure_span(column, chinese))
+    assert span is None or "50,200,000" in page[span[0]: span[1]]
