@@ -72,7 +72,8 @@ _HEADCOUNT_TABLE_ZH = (re.compile(r"在职员工的?(?:数量|人数)合计\s*[:
 
 
 # a question about what staff cost is no headcount question ("employee benefit expense", 员工薪酬)
-_STAFF_COST = re.compile(r"benefit|salar|wage|compensation|cost|expense|pay|remuneration|薪酬|工资|福利|费用|成本|报酬", re.I)
+_STAFF_COST = re.compile(r"\b(?:benefits?|salar(?:y|ies)|wages?|compensation|costs?|expenses?|pay|payroll|remuneration)\b|"
+                         r"薪酬|工资|福利|费用|成本|报酬", re.I)
 
 
 def asks_headcount(question: str) -> bool:

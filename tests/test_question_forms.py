@@ -48,6 +48,7 @@ def test_years_that_do_not_follow_are_no_fiscal_year():
     ("全職僱員人數", True), ("what was the headcount", True), ("staff costs for the year", False),
     ("应付职工薪酬余额", False), ("employee benefit expenses", False),
     ("total employees benefit expense", False), ("在职员工薪酬总额", False), ("full-time employees' salaries", False),
+    ("How many Costco employees were in Canada?", True),  # a company's name is no cost word
 ])
 def test_headcount_questions(question, asks):
     assert asks_headcount(question) is asks
