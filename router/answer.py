@@ -23,6 +23,7 @@ from router import statement_items
 from router.part_rows import part_row_passages
 from router.honesty import checked, unsupported_numbers  # noqa: F401  (unsupported_numbers: public API)
 from router.metric_answer import LIMITED_COVERAGE, MetricAnswerer
+from router.periods import years_named
 from router.plan import Planner, find_metrics
 from router.search import broad_question
 from router.search_route import filters_for
@@ -46,7 +47,6 @@ def cited(p: Passage, section: bool = False) -> str:
     return f"\"{p.text}\" [{p.source.get('doc_name')} p{p.source.get('page')}{where}]"
 
 
-_YEAR_IN = re.compile(r"(?<!\d)(?:19|20)\d\d(?!\d)")
 _NO_OUTLOOK = re.compile(r"expected\s+credit\s+loss(?:es)?|预期信用损失|expected\s+to\s+be\s+settled", re.I)  # accounting terms
 LOOK_BACK = 300  # characters of the page before a quote read with it to tell guidance from what was reported
 _RANGE = re.compile(r"\$\s?\d[\d.,]*\s*(?:[–—-]|to)\s*\$\s?\d|\bmid-?point\b", re.I)  # "$10.45 – $10.65"
@@ -292,9 +292,8 @@ class Router:
             return []
         found = search_for_figures(self.searcher, plan, each=REASONS_EACH, cut=reason_passages, hint=REASON_HINT)
         # a reason given for another year ("decreased by $227 million in 2021 compared with 2020") after the asked one's
-        asked = {str(p.fiscal_year) for p in plan.periods if p.fiscal_year}
-        return sorted(found, key=lambda p: bool(asked) and not any(re.search(r"(?<!\d)" + y + r"(?!\d)", p.text)
-                                                                    for y in asked) and bool(_YEAR_IN.search(p.text)))
+        asked = {p.fiscal_year for p in plan.periods if p.fiscal_year}
+        return sorted(found, key=lambda p: bool(asked and (named := years_named(p.text)) and not named & asked))
 
     def _mixed(self, plan: QueryPlan) -> Answer:
         numbers = self._sql(plan)

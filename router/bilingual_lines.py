@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-_CJK = re.compile(r"[\u4e00-\u9fff]")
+from mappings.metrics import CJK as _CJK
 _LATIN_WORDS = re.compile(r"(?:[A-Za-z][A-Za-z’'&.-]*\s+){2,}[A-Za-z]")  # a run of English words (three or more)
 INTERLEAVED_LINES = 3  # lines holding both an English and a Chinese piece that make a page bilingual side by side
 

@@ -7,11 +7,15 @@ from __future__ import annotations
 
 import re
 
+from mappings.metrics import CJK as _CJK
 from mappings.vocabulary import part_nouns, simplified_in_place
 from router.fallback import labels_of
 from schema.models import Passage
 
-_CJK = re.compile(r"[\u4e00-\u9fff]")
+
+def _joined(lower: str) -> str:
+    """Chinese run on over printed lines ("小\\n分子业务") read as one word."""
+    return re.sub(r"(?<=[\u4e00-\u9fff])\s+(?=[\u4e00-\u9fff])", "", lower)
 
 
 # after a metric's label the qualifier is linked to it by these words only ("earnings per share from continuing
@@ -48,7 +52,7 @@ def names_measure(text: str, qualifier: str, metric: str) -> bool:
     revenue was HK$548.4 million"; 该分部收入)?"""
     lower = simplified_in_place(text).casefold()  # a Traditional page read in the question's folded words
     # Chinese runs on over printed lines ("小\n分子业务")
-    joined = re.sub(r"(?<=[\u4e00-\u9fff])\s+(?=[\u4e00-\u9fff])", "", lower)
+    joined = _joined(lower)
     words_en, words_zh, word = _words(qualifier)
     for label in labels_of(metric):
         name = re.escape(label)
@@ -68,7 +72,7 @@ def by_reference(text: str, qualifier: str, metric: str) -> tuple[int, int] | No
     None. Chinese (该分部收入) is matched on the text with its line breaks joined, so it gives no span of ``text``
     but (0, len(text))."""
     lower = simplified_in_place(text).casefold()
-    joined = re.sub(r"(?<=[\u4e00-\u9fff])\s+(?=[\u4e00-\u9fff])", "", lower)
+    joined = _joined(lower)
     for start, end, cjk in _part_named(lower, joined, qualifier):
         for label in labels_of(metric):
             if bool(_CJK.search(label)) != cjk:

@@ -21,6 +21,7 @@ from mappings.metrics import CJK, metrics, printed_names
 from mappings.vocabulary import (fold, non_gaap_words, part_after_words, part_markers, part_nouns, same_part_names,
                                  simplified_in_place, standard_words, words)
 from router.fallback import figure_filters, figure_span, labels_of, span_passage
+from router.periods import years_named
 from schema.models import Passage, QueryPlan
 
 PARTS_EACH = 2  # tables quoted per part asked
@@ -188,7 +189,7 @@ def part_row_passages(searcher: Callable, plan: QueryPlan) -> list[Passage]:
     if words("share_of").search(fold(plan.question)):
         return []  # a share of the figure is asked: the part's amount is not it, nor the total beside it
     filters = figure_filters(plan)
-    years = {str(p.fiscal_year) for p in plan.periods if p.fiscal_year}
+    years = {p.fiscal_year for p in plan.periods if p.fiscal_year}
     out: list[Passage] = []
     for qualifier, metric in plan.non_gaap:
         if non_gaap_words().search(qualifier) or part_after_words().regex.fullmatch(qualifier) \
@@ -223,6 +224,6 @@ def part_row_passages(searcher: Callable, plan: QueryPlan) -> list[Passage]:
             if found:
                 break
         # several years asked: the tables that print the most of them first (the latest report's, "2022 2021 2020")
-        found.sort(key=lambda q: -len({y for y in years if re.search(r"(?<!\d)" + y + r"(?!\d)", q.text)}))
+        found.sort(key=lambda q: -len(years & years_named(q.text)))
         out += found[:PARTS_EACH]
     return out

@@ -12,6 +12,7 @@ import re
 
 from mappings.vocabulary import per_share_sentence_words
 from router.fallback import LABEL_NUMBER_WINDOW, figure_span_number
+from router.periods import years_named
 
 # a part of the year's figure, or one converted or looked ahead to, when these stand right before the words
 _NOT_THE_YEARS = re.compile(r"(?:final|interim|special|quarterly|quarter|monthly|semi-annual|first|second|third|fourth|"
@@ -43,7 +44,7 @@ def per_share_sentence_span(text: str, metric: str, years: frozenset[int] = froz
             between = text[m.end(): n]
             if between.count("(") + between.count("（") > between.count(")") + between.count("）"):
                 continue  # a comparative in brackets ("any dividend for the year (2020: HK$0.05 per share)")
-            if years and any(int(y) not in years for y in re.findall(r"(?<!\d)((?:19|20)\d\d)(?!\d)", between)):
+            if years and years_named(between) - years:
                 continue  # another year's ("Dividends paid in 2019 were $1.32 per share")
             after = _PER_SHARE_AFTER.match(text, n)
             if after is None:

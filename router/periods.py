@@ -96,6 +96,11 @@ def _split_year(m: re.Match) -> tuple | None:
     return _Split((end, "FY")) if end == first + 1 else None
 
 
+def years_named(text: str) -> set[int]:
+    """The calendar years a passage names (2022, 2021 ...), as whole numbers: a quote's years, a table header's."""
+    return {int(y) for y in re.findall(r"(?<!\d)((?:19|20)\d\d)(?!\d)", text)}
+
+
 def _cn_small(word: str) -> int:
     """A month or day in Chinese numerals: 三 3, 十 10, 十二 12, 二十 20, 三十一 31."""
     tens, _, ones = word.partition("十")
