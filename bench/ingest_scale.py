@@ -186,10 +186,12 @@ def corpus(folder: str, home: str | None, cluster: str | None) -> None:
 
 def export_models() -> None:
     """Model graphs are exported from the bundled weights once per machine (vectorstore.onnx_export / e5_onnx), into
-    one model cache (``FILINGS_MODEL_CACHE``, here .bench/models unless set): not part of any ingest timed here."""
+    one model cache (``FILINGS_MODEL_CACHE``, here .bench/models unless set): not part of any ingest timed here
+    unless ``--first-run`` (an empty model cache, as on a new machine: the ingest exports them first)."""
     os.environ.setdefault("FILINGS_MODEL_CACHE", str(REPO / ".bench" / "models"))
     code = ("import sys; sys.path.insert(0, {repo!r}); from vectorstore.embeddings import model_for_market, "
-            "provider_for; [provider_for(model_for_market(m)) for m in ('US', 'A', 'HK')]").format(repo=str(REPO))
+            "provider_for; [getattr(p, 'prepare', lambda: None)() for p in "
+            "(provider_for(model_for_market(m)) for m in ('US', 'A', 'HK'))]").format(repo=str(REPO))
     subprocess.run([sys.executable, "-c", code], check=True, capture_output=True)
 
 
@@ -200,8 +202,13 @@ def main() -> None:
     ap.add_argument("--corpus", help="a folder: one full ingest")
     ap.add_argument("--home", help="with --corpus: the home to build (kept)")
     ap.add_argument("--cluster", help="with --corpus: where parsing runs (see `filings ingest --cluster`)")
+    ap.add_argument("--first-run", action="store_true",
+                    help="an empty model cache (a new machine): the timed ingest exports the model graphs itself")
     a = ap.parse_args()
-    export_models()
+    if a.first_run:
+        os.environ["FILINGS_MODEL_CACHE"] = tempfile.mkdtemp(prefix="filings-models-")
+    else:
+        export_models()
     if a.one:
         one(a.one, a.rounds)
     elif a.corpus:

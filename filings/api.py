@@ -180,6 +180,9 @@ class Filings(Frames):
         executor = open_cluster(resolve_spec(cluster) if isinstance(cluster, str) or cluster is None else cluster,
                                 default_workers())
         with self._writing() as writer, _closing(executor, owned=executor is not cluster):
+            if index and dense:  # a first ingest on a machine exports the model graphs before any parse worker runs
+                self._writer_idx().prepare_models()
+
             def progress(result) -> None:
                 writer.changed()
                 if on_progress:

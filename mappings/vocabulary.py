@@ -257,7 +257,16 @@ def part_nouns() -> frozenset[str]:
 
 @lru_cache(maxsize=1)
 def part_after_words() -> Phrases:
-    """Words right after a metric's name that make it another figure: ``measures.part_of.after``."""
+    """Words right after a metric's name that make it another figure or name a part of it: ``measures.part_of.after``
+    and ``measures.part_of.after_parts``."""
+    spec = _data()["measures"].get("part_of") or {}
+    return compile_phrases("measures.part_of.after", [*(spec.get("after") or []), *(spec.get("after_parts") or [])])
+
+
+@lru_cache(maxsize=1)
+def other_figure_words() -> Phrases:
+    """Words right after a metric's name that make it another figure, not a part of it ("goodwill impairment", "EPS
+    from continuing operations"): ``measures.part_of.after``."""
     return compile_phrases("measures.part_of.after", (_data()["measures"].get("part_of") or {}).get("after") or [])
 
 

@@ -14,9 +14,10 @@ from mappings.metrics import metrics, ratios
 from mappings.vocabulary import fold, non_gaap_words, not_company_words, section_words, words
 from router.entities import unknown_subject
 from router.counts import HEADCOUNT_TERMS, asks_headcount, counted, headcount_span, prints_count
-from router.fallback import generic_reading, prints_amount, search_for_figures, span_passage
+from router.fallback import (consolidated_first, figure_filters, generic_reading, prints_amount, search_for_figures,
+                             span_passage)
 from router.measure_names import by_reference, measure_passages
-from router.reasons import HINT as REASON_HINT, reason_passages
+from router.reasons import HINT as REASON_HINT, printed_reasons, reason_passages, why_labels, with_cause
 from router.line_items import (asks_amount, asks_line_item, line_item_passages, measure_labels, prints_a_figure,
                                topic_labels)
 from router import statement_items
@@ -210,7 +211,11 @@ class Router:
                 [[c.company_id for c in plan.companies]]).fetchone()[0]
             return self._base(plan, status="no_data", reason=f"no earnings call of {asked} in the warehouse"
                               + (f"; calls held: {held}" if held else ""))
-        if plan.non_gaap:  # a company-defined measure or a part is quoted only where a filing names it
+        reasons = [] if plan.metrics else self._reasons(plan)  # why a line item moved: the reason printed beside it
+        if reasons:
+            passages[:] = first(reasons, passages)
+            measure_caveats = []
+        elif plan.non_gaap:  # a company-defined measure or a part is quoted only where a filing names it
             asked = ", ".join(f"{word} {metric}" for word, metric in plan.non_gaap)
             parts = part_row_passages(self.searcher, plan)  # a part's row of a breakdown table, with its header
             named = measure_passages(list(passages), plan.non_gaap)
@@ -231,10 +236,12 @@ class Router:
             measure_caveats = self._part_of_year(plan, passages)
         else:
             measure_caveats = []
-        if headcount:  # how many people: a passage that prints a number of them, or no_data
-            counts = [span_passage(p, *span) for p in passages if (span := headcount_span(p.text))] or [
-                span_passage(p, *span) for p in self.searcher(searched, filters_for(plan), whole=True)
-                if (span := headcount_span(p.text))]
+        if headcount and not reasons:  # how many people: a passage that prints a number of them, or no_data
+            why = bool(words("why").search(fold(plan.question)))  # why the count moved: the sentence after it too
+            counts = [] if why else [span_passage(p, *span) for p in passages if (span := headcount_span(p.text))]
+            counts = counts or [span_passage(p, *with_cause(p.text, *span) if why else span)
+                                for p in self.searcher(searched, filters_for(plan), whole=True)
+                                if (span := headcount_span(p.text))]
             if not counts:
                 return self._refused(plan, "no passage in the indexed filings prints a number of employees: the "
                                      "passages found are about staff, not a count of them")
@@ -286,11 +293,19 @@ class Router:
                 "(`filings index` builds them)"] if n else []
 
     def _reasons(self, plan: QueryPlan) -> list[Passage]:
-        """A why-question about a metric: the reason the report prints beside the metric's change (an A-share
-        report's 主要原因 row, "increased ... primarily due to"), from the asked period's reports."""
-        if self.searcher is None or not plan.metrics or not plan.companies or not words("why").search(fold(plan.question)):
+        """A why-question about a metric (or a line item the vocabulary has no metric for: 主营业务收入, 财务费用): the
+        reason the report prints beside its change (an A-share report's 主要原因 row, "increased ... primarily due
+        to"), from the asked period's reports."""
+        if self.searcher is None or not plan.companies or not words("why").search(fold(plan.question)):
             return []
-        found = search_for_figures(self.searcher, plan, each=REASONS_EACH, cut=reason_passages, hint=REASON_HINT)
+        if plan.metrics:
+            found = search_for_figures(self.searcher, plan, each=REASONS_EACH, cut=reason_passages, hint=REASON_HINT)
+        elif labels := why_labels(plan):
+            query = plan.model_copy(update={"sections": [], "question": f"{plan.question} {REASON_HINT}"})
+            units = consolidated_first(list(self.searcher(query, figure_filters(plan), whole=True)))
+            found = printed_reasons(units, labels)[:REASONS_EACH * len(plan.companies)]
+        else:
+            return []
         # a reason given for another year ("decreased by $227 million in 2021 compared with 2020") after the asked one's
         asked = {p.fiscal_year for p in plan.periods if p.fiscal_year}
         return sorted(found, key=lambda p: bool(asked and (named := years_named(p.text)) and not named & asked))

@@ -41,7 +41,9 @@ def topic_labels(plan: QueryPlan) -> list[str]:
     run = max(runs, key=len, default="")
     run = re.sub(r"\s+", " ", run)
     labels = [run, re.sub(r"^total ", "", run)]  # "total deposits" is printed "Total deposits" or "Deposits"
-    return [w for w in dict.fromkeys(labels) if len(w.split()) >= 2]  # one word names many rows ("Deposits" at fair value)
+    # one word names many rows ("Deposits" at fair value), unless the question asks for the total of it: "total
+    # backlog" is the row or sentence whose label is "Backlog" alone (``own_row``)
+    return [w for w in dict.fromkeys(labels) if len(w.split()) >= 2 or (w != run and len(w) >= 4)]
 
 
 def asks_line_item(plan: QueryPlan) -> bool:

@@ -18,7 +18,7 @@ import re
 from collections.abc import Callable
 
 from mappings.metrics import CJK, metrics, printed_names
-from mappings.vocabulary import (fold, non_gaap_words, part_after_words, part_markers, part_nouns, same_part_names,
+from mappings.vocabulary import (fold, non_gaap_words, other_figure_words, part_after_words, part_markers, part_nouns, same_part_names,
                                  simplified_in_place, standard_words, words)
 from router.fallback import figure_filters, figure_span, labels_of, span_passage
 from router.periods import years_named
@@ -51,9 +51,17 @@ def _flexible(name: str) -> re.Pattern:
     return re.compile(rf"(?<![\w&]){body}(?![\w&])" if not CJK.search(name) else body, re.I)
 
 
+_LINK_WORDS = re.compile(r"^(?:(?:generated|earned|contributed|derived|attributable|attributed|coming|came|recorded|"
+                         r"reported)\s+)?(?:(?:from|on|of|for|in|by|to)\s+)?(?:(?:the|its|our|their)\s+)?")
+
+
+_LINK_ZH = re.compile(r"^(?:其中|当中|之中|中)?(?:来自于?|源自|来源于|产生自)|的$")
+
+
 def part_names(qualifier: str) -> tuple[list[str], list[str]]:
     """(the part's names as the question writes them, its names in the other language)."""
-    q = qualifier.casefold().strip()
+    q = _LINK_WORDS.sub("", qualifier.casefold().strip())  # "from the consultancy business": the part is its name
+    q = _LINK_ZH.sub("", q) or q  # 来自美国客户的 (收入): 美国客户
     bare = " ".join(w for w in q.split() if w not in part_nouns()) or q
     cjk_bare = re.sub(r"(?:业务|板块|分部)$", "", bare) if CJK.search(bare) else bare
     own = [w for w in dict.fromkeys([q, bare, cjk_bare]) if len(w) >= 2]
@@ -192,7 +200,7 @@ def part_row_passages(searcher: Callable, plan: QueryPlan) -> list[Passage]:
     years = {p.fiscal_year for p in plan.periods if p.fiscal_year}
     out: list[Passage] = []
     for qualifier, metric in plan.non_gaap:
-        if non_gaap_words().search(qualifier) or part_after_words().regex.fullmatch(qualifier) \
+        if non_gaap_words().search(qualifier) or other_figure_words().regex.fullmatch(qualifier) \
                 or any(p.regex.fullmatch(qualifier) for p in standard_words().values()):
             continue  # an adjusted measure, another figure ("goodwill impairment"), another standard: no part
         own, other = part_names(qualifier)

@@ -72,6 +72,7 @@ def _weight(alias: str) -> int:
 
 
 # words that turn an amount into another measure: "net assets per share", 每股资产净值, "total gross margin percentage"
+_AMONG = re.compile(r"\s*(?:中|当中|之中|里|里面|內|内)(?![国])|\s*,?\s*of\s+which\b")  # a whole, then a part of it
 _OTHER_ITEM = re.compile(r"(?:其他|其它|其余)$")  # "other X": another line item than X
 _AMOUNT_BECOMES_ANOTHER = (re.compile(r"^\s*(?:per share|percentage|%|ratio|rate|率|占比|比率)"), re.compile(r"每股$"))
 
@@ -297,6 +298,8 @@ class Planner:
                 notes.append(f"'{alias} {after}' is another figure than the company's {display_name(mid)}: it is not "
                              "answered with it; passages quote the filing's own figure")
                 continue
+            if _AMONG.match(_norm(question)[end:]) and any(m[3] == mid and m[0] >= end for m in mentions):
+                continue  # "营业收入中来自美国客户的收入": the whole is where the part asked for is read from, not asked
             if alias in readings():
                 notes.append(readings()[alias][1])
             if mid not in metric_ids:

@@ -128,6 +128,25 @@ def topic_share(text: str, topic: dict[str, float]) -> float:
     return sum(w for t, w in topic.items() if t in found) / total
 
 
+def phrase_length(text: str, query: str) -> int:
+    """The most topic words of the question a passage prints one after another, in the question's order
+    ("industrywide supply chain disruptions" holds all three of "supply chain disruptions"; a turn with
+    "disruption" and, later, "supply chain" holds two)."""
+    topic = topic_terms(query)
+    asked = [r for r in (root(t) for t in tokenize(query)) if r in topic]
+    if len(asked) < 2:
+        return len(asked)
+    found = [root(t) for t in tokenize(text)]
+    best = 0
+    for i in range(len(asked)):
+        for j in range(len(found)):
+            n = 0
+            while i + n < len(asked) and j + n < len(found) and asked[i + n] == found[j + n]:
+                n += 1
+            best = max(best, n)
+    return best
+
+
 def mentions(text: str, topic: dict[str, float]) -> bool:
     """Whether a passage holds at least :data:`TOPIC_SHARE` of the topic words' weight (no topic: yes)."""
     return topic_share(text, topic) >= TOPIC_SHARE

@@ -10,8 +10,10 @@ from __future__ import annotations
 import re
 
 from mappings.metrics import CJK
+from mappings.vocabulary import fold, words
 from router.fallback import covering_labels, inside_longer, labels_of, span_passage
-from schema.models import Passage
+from router.line_items import topic_labels
+from schema.models import Passage, QueryPlan
 
 REASON_REACH = 160  # characters from a label to its cause: the row's figures and its change between them
 REASON_MAX = 320  # a quoted reason ends at its sentence's end, or here
@@ -23,6 +25,9 @@ HINT = "主要原因 变动原因 主要系 主要是 primarily due to"
 _END = re.compile(r"[。；;]|\.(?:\s|$)|(?:所致|导致|造成)(?=\s*\n|\s*$)")  # a cell's cause may end without a stop
 
 
+# how a why-question is put (and how much the item moved), not its topic
+_ASKED_HOW = re.compile(r"主要|是什么|的|大幅度?|明显|显著|较大|较多|有所|如此|这么|\b(?:main|mainly|primarily|so|much|sharply|"
+                        r"significantly|materially)\b")
 WRAP_TAIL = 3  # a Chinese label wraps in a narrow cell: its last characters may stand on the row's next line
 
 
@@ -78,7 +83,22 @@ def reason_passages(passages: list[Passage], metric: str) -> list[Passage]:
     reason's sentence: every reason the longest label with one has in a passage, in page order (a report explains
     this year's change, then last year's: "... increased by $603 million in 2022 ... decreased by $227 million in
     2021 ...")."""
-    labels = labels_of(metric)
+    return printed_reasons(passages, labels_of(metric))
+
+
+def why_labels(plan: QueryPlan) -> list[str]:
+    """The label a why-question asks about when it names no metric of the vocabulary: its topic words without the
+    words that ask why and how it moved ("主营业务收入为什么下降" -> 主营业务收入, "财务费用同比变动的主要原因" -> 财务费用,
+    "why did selling expenses increase" -> "selling expenses")."""
+    question = fold(plan.question)
+    for name in ("why", "growth"):
+        question = words(name).sub(" ", question)
+    question = _ASKED_HOW.sub(" ", question)
+    return topic_labels(plan.model_copy(update={"question": question}))
+
+
+def printed_reasons(passages: list[Passage], labels: list[str]) -> list[Passage]:
+    """:func:`reason_passages` for labels (longest first)."""
     covering = covering_labels(tuple(labels))
     out = []
     for p in passages:
@@ -95,3 +115,18 @@ def reason_passages(passages: list[Passage], metric: str) -> list[Passage]:
                 break  # the longest label that has a reason
         out += [span_passage(p, *span) for _, span in sorted(spans.items())]
     return out
+
+
+def with_cause(text: str, start: int, end: int) -> tuple[int, int]:
+    """A quote ``text[start:end]`` that gives a change without its cause, taken on to the end of the next sentence
+    when that one gives it ("... had 135 employees (2020: 85 employees). The increase in the number of employees was
+    mainly attributable to ...")."""
+    if _CAUSE.search(text[start:end]):
+        return start, end
+    tail = text[end: end + REASON_MAX]
+    stop = _END.search(tail)
+    nxt = tail[: stop.end()] if stop else ""
+    if not stop or not _CAUSE.search(nxt) or _END.search(nxt.strip()[:-1]):
+        return start, end
+    return start, end + stop.end()
+

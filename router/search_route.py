@@ -5,13 +5,14 @@ each passage quoted verbatim with their citation (``router.quotes``). No number 
 
 from __future__ import annotations
 
-from router.quotes import TOPIC_SHARE, cues, roots, term_weights, scored_quote, topic_share, topic_terms
+from router.quotes import TOPIC_SHARE, cues, phrase_length, roots, term_weights, scored_quote, topic_share, topic_terms
 from router.search import EVIDENCE, HITS, SearchPipeline, broad_question, content_query, filters_for  # noqa: F401
 from schema.models import Passage, QueryPlan
 from vectorstore.hybrid import diversify
 from vectorstore.sparse import tokenize
 
 BROAD_COMPANIES = 12  # companies a "which companies" answer names at most
+BROAD_LOOK = 3  # passages of each company a "which companies" answer chooses its quote from
 # A one-company answer looks at LOOK x k passages and quotes the best-ranked half of k and, for the rest, the
 # passages whose sentences answer best (``quotes.scored_quote``: the question's rarer words, the kind of answer
 # asked for): a call's figure sentence ranked 10-12 by a turn that only repeats the question's words is quoted.
@@ -69,7 +70,7 @@ class EvidenceSearcher:
         # "which companies ...": many companies, one passage each; one company: its best passages
         # (a broad question looks at a company's best three, and quotes the best that speaks of the topic)
         one = len(plan.companies) == 1 and not broad
-        n, cap = (36, 3) if broad else (self.k * (LOOK if one else 1), self.per_company if not one else None)
+        n, cap = (BROAD_COMPANIES * BROAD_LOOK, BROAD_LOOK) if broad else (self.k * (LOOK if one else 1), self.per_company if not one else None)
         if whole:  # a caller looking for a printed figure reads more units (the row may rank below prose about it)
             n = max(n, FIGURE_POOL)
         # a printed figure is looked for as `filings search` looks: statement and table rows ranked too
@@ -98,9 +99,11 @@ class EvidenceSearcher:
             share = {id(h): topic_share(h.payload["text"], topic) for h in hits}
             on_topic = [h for h in hits if share[id(h)] >= TOPIC_SHARE] or hits[:1]
             companies = diversify(sorted(on_topic, key=lambda h: -h.score), per_company=1, k=BROAD_COMPANIES)
-            # each company quoted by its passage that names most of the topic (then the best scored)
+            # each company quoted by its passage that names most of the topic, in the question's words where one
+            # prints them together (then the best scored)
+            phrase = {id(h): phrase_length(h.payload["text"], query) for h in on_topic}
             hits = [max((h for h in on_topic if h.payload.get("company_id") == c.payload.get("company_id")),
-                        key=lambda h: (share[id(h)], h.score)) for c in companies]
+                        key=lambda h: (share[id(h)], phrase[id(h)], h.score)) for c in companies]
         quotes = {id(h): (0, len(h.payload["text"]), h.score) if whole else scored_quote(h.payload["text"], weights, wanted)
                   for h in hits}
         if one and len(hits) > self.k and not whole:  # the best-ranked half, and the passages that answer best of the rest

@@ -65,3 +65,49 @@ def test_every_reason_of_a_passage_in_page_order():
             "in 2021 compared with 2020 primarily due to lower BCA and enterprise\ninvestments in product development.")
     found = reason_passages([Passage(text=text, company_id="boeing", source={"page": 28})], "rd_expense")
     assert [("$603 million" in p.text, "$227 million" in p.text) for p in found] == [(True, False), (False, True)]
+
+
+@pytest.mark.parametrize("parts, page, labels, inside", [
+    # 凯莱英 2025 interim p15, change table: the 财务费用 row with its 变动原因 cell wrapped around it
+    (("cn", "002821_kailaiying_2025_interim.pdf"), 15, ["财务费用"], ["主要系本期因汇率波动导致的汇兑", "收益减少所致"]),
+    # 四方科技 2019 annual p11: "实现主营业务收入 1,135,639,368.05 元，比上年减少 5.07%，主要受全球经济放缓、中美贸易摩擦影响；"
+    (("cn", "603339_sifangkeji_2019_annual.pdf"), 11, ["主营业务收入"], ["比上年减少 5.07%", "中美贸易摩擦影响"]),
+])
+def test_a_line_items_printed_reason_is_quoted(parts, page, labels, inside):
+    """A line item the vocabulary has no metric for (printed_reasons with the question's own label)."""
+    from router.reasons import printed_reasons
+
+    p = _page(*parts, page=page)
+    [quote, *_] = printed_reasons([p], labels)
+    for words in inside:
+        assert words in quote.text.replace("\n", ""), quote.text
+    assert quote.text in p.text
+
+
+@pytest.mark.parametrize("question, label", [
+    ("为什么财务费用大幅下降？", "财务费用"),
+    ("销售费用同比增加的主要原因是什么", "销售费用"),
+    ("管理費用為何上升？", "管理费用"),
+    ("Why did distribution costs rise?", "distribution costs"),
+])
+def test_why_labels_are_the_topic_without_why_and_change_words(question, label):
+    from router.reasons import why_labels
+    from schema.models import QueryPlan
+
+    assert why_labels(QueryPlan(question=question))[0] == label
+
+
+def test_a_change_is_quoted_with_the_next_sentence_when_that_gives_its_cause():
+    """1741 (Ri Ying) 2021 annual p13: the headcount sentence, then "The increase in the number of employees was
+    mainly attributable to the expansion in the health management and consultancy business in the PRC"."""
+    from router.reasons import with_cause
+
+    text = _page("hk", "1741_riying_2021_annual.pdf", page=13).text
+    start = text.index("As at 30 September 2021")
+    end = text.index("85 employees).") + len("85 employees).")
+    a, b = with_cause(text, start, end)
+    assert a == start and "mainly attributable to the expansion in the health management" in " ".join(text[a:b].split())
+    assert text[a:b].rstrip().endswith("in the PRC.")
+    # a sentence after it that gives no cause is not taken
+    plain = "Revenue was $5.0 billion. Costs were $3.0 billion. The rise was due to volumes."
+    assert with_cause(plain, 0, len("Revenue was $5.0 billion.")) == (0, len("Revenue was $5.0 billion."))

@@ -180,7 +180,8 @@ def _bert(model: E5Model):
             state[f"encoder.layer.{layer}.{long}.weight"] = t[f"l{layer}.{short}.w"]
             state[f"encoder.layer.{layer}.{long}.bias"] = t[f"l{layer}.{short}.b"]
     tensors = {k: torch.from_numpy(np.ascontiguousarray(v)) for k, v in state.items()}
-    missing, unexpected = bert.load_state_dict(tensors, strict=False)
+    # assign: the parameters become these tensors (views of the dequantized arrays), not copies of them
+    missing, unexpected = bert.load_state_dict(tensors, strict=False, assign=True)
     if unexpected or [m for m in missing if "position_ids" not in m and "token_type_ids" not in m]:
         raise ValueError(f"e5 export: weights do not fit the encoder (missing {missing}, unexpected {unexpected})")
     return bert

@@ -252,6 +252,18 @@ class NarrativeIndex:
                 "`filings index --rebuild` to re-embed everything with the new one")
         return chosen
 
+    def prepare_models(self) -> None:
+        """Export (once per machine, into the model cache) the graphs new passages of each market would be embedded
+        with; nothing is loaded. A model mismatch is left for the first embedding to report."""
+        for market in MARKETS:
+            try:
+                provider = provider_for(self._writer_setting(market, collection_for(market)))
+            except FilingsError:
+                continue
+            prepare = getattr(provider, "prepare", None)
+            if prepare:
+                prepare()
+
     def _record_model(self, name: str, market: str, provider: EmbeddingProvider) -> None:
         if self.model_card(name) is None:
             self.engine.set_meta(name, {"embedding_setting": self._writer_setting(market, name),

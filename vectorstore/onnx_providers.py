@@ -31,6 +31,13 @@ class OnnxEncoderProvider:
         self._session = None
         self._loading = threading.Lock()
 
+    def prepare(self) -> None:
+        """Export the graph now if the model cache has none (a child process, ~2.6 GB at its peak for e5, once per
+        machine), without loading it: an ingest does this before its parse workers start, so the export never
+        runs beside them."""
+        if callable(self.graph):
+            self.graph()
+
     @property
     def session(self):
         with self._loading:
