@@ -8,7 +8,8 @@ from __future__ import annotations
 import re
 
 from mappings.metrics import CJK as _CJK
-from mappings.vocabulary import part_nouns, simplified_in_place
+from mappings.vocabulary import other_figure_words, part_nouns, simplified_in_place
+from router.qualifiers import part_name
 from router.fallback import labels_of
 from schema.models import Passage
 
@@ -26,6 +27,7 @@ _LINKED = r"(?:\s+(?:from|of|in|for|by|at|on|to|the|our|its|generated|derived|at
 def _words(qualifier: str) -> tuple[set[str], set[str], str]:
     """(the qualifier's English patterns, as asked and without its part noun; its Chinese ones; the qualifier)."""
     # a part named with its part noun ("International segment") is printed with it or without it
+    qualifier = part_name(qualifier) if not other_figure_words().regex.fullmatch(qualifier.casefold()) else qualifier
     bare_part = " ".join(w for w in qualifier.casefold().split() if w not in part_nouns()) or qualifier.casefold()
     words_en = {re.escape(w).replace(r"\ ", r"\s+") for w in (qualifier.casefold(), bare_part)}
     word = re.escape(qualifier.casefold())

@@ -22,6 +22,7 @@ from mappings.vocabulary import (fold, non_gaap_words, other_figure_words, part_
                                  simplified_in_place, standard_words, words)
 from router.fallback import figure_filters, figure_span, labels_of, span_passage
 from router.periods import years_named
+from router.qualifiers import part_name
 from schema.models import Passage, QueryPlan
 
 PARTS_EACH = 2  # tables quoted per part asked
@@ -51,17 +52,9 @@ def _flexible(name: str) -> re.Pattern:
     return re.compile(rf"(?<![\w&]){body}(?![\w&])" if not CJK.search(name) else body, re.I)
 
 
-_LINK_WORDS = re.compile(r"^(?:(?:generated|earned|contributed|derived|attributable|attributed|coming|came|recorded|"
-                         r"reported)\s+)?(?:(?:from|on|of|for|in|by|to)\s+)?(?:(?:the|its|our|their)\s+)?")
-
-
-_LINK_ZH = re.compile(r"^(?:其中|当中|之中|中)?(?:来自于?|源自|来源于|产生自)|的$")
-
-
 def part_names(qualifier: str) -> tuple[list[str], list[str]]:
     """(the part's names as the question writes them, its names in the other language)."""
-    q = _LINK_WORDS.sub("", qualifier.casefold().strip())  # "from the consultancy business": the part is its name
-    q = _LINK_ZH.sub("", q) or q  # 来自美国客户的 (收入): 美国客户
+    q = part_name(qualifier)
     bare = " ".join(w for w in q.split() if w not in part_nouns()) or q
     cjk_bare = re.sub(r"(?:业务|板块|分部)$", "", bare) if CJK.search(bare) else bare
     own = [w for w in dict.fromkeys([q, bare, cjk_bare]) if len(w) >= 2]

@@ -292,7 +292,7 @@ class Planner:
                              f"region or line): it is not answered with the total; passages quote the filing's own "
                              "figure")
                 continue
-            after = part_after(question, end, companies_at) if companies else None
+            after = part_after(question, end, companies_at, named) if companies else None
             if after:  # "goodwill impairment", "EPS from continuing operations": another figure than the metric's
                 non_gaap.append((after, mid))
                 notes.append(f"'{alias} {after}' is another figure than the company's {display_name(mid)}: it is not "

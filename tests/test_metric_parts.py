@@ -98,6 +98,10 @@ def test_words_that_leave_the_metric_whole(f, question, metric):
     ("Walmart revenue outside the United States Q2 fiscal 2025", "united states"),
     ("How much of Walmart's revenue came from advertising in Q2 fiscal 2025?", "advertising"),
     ("Walmart net sales from other international operations Q2 fiscal 2025", "international"),
+    # "for X" / "by X" where X is no company, period or generic word
+    ("Walmart net sales for Sam's Club Q2 fiscal 2025", "sam's club"),
+    ("What was the operating income for Walmart's international segment in Q2 fiscal 2025?", "international segment"),
+    ("Walmart revenue breakdown by segment Q2 fiscal 2025", "segment"),
 ])
 def test_a_part_after_the_metric_in_other_forms(f, question, part):
     plan = f.plan(question)
@@ -108,6 +112,10 @@ def test_a_part_after_the_metric_in_other_forms(f, question, part):
     ("How much revenue did Walmart generate in Q2 fiscal 2025?", "revenue"),
     ("Walmart revenue from its operations in Q2 fiscal 2025", "revenue"),
     ("How much revenue came from contracts with customers at Walmart in Q2 fiscal 2025?", "revenue"),
+    ("Walmart revenue for Q2 fiscal 2025", "revenue"),
+    ("Walmart revenue for the three months of Q2 fiscal 2025", "revenue"),
+    ("What was the revenue for Walmart in Q2 fiscal 2025?", "revenue"),
+    ("Walmart revenue for the same period of Q2 fiscal 2025", "revenue"),
 ])
 def test_verbs_and_operations_that_leave_the_metric_whole(f, question, metric):
     plan = f.plan(question)
