@@ -72,6 +72,9 @@ def test_a_part_named_before_a_part_noun(f, question, part):
 @pytest.mark.parametrize("question, after", [
     ("What was Walmart's goodwill impairment in fiscal 2025?", "impairment"),
     ("Walmart basic EPS from continuing operations fiscal 2025", "from continuing operations"),
+    ("Walmart EPS excluding one-time items in fiscal 2025", "excluding one-time items"),
+    ("Walmart net income per employee fiscal 2025", "per employee"),
+    ("Walmart net sales per square foot fiscal 2025", "per square foot"),
 ])
 def test_words_after_the_metric_make_another_figure(f, question, after):
     plan = f.plan(question)
@@ -82,6 +85,8 @@ def test_words_after_the_metric_make_another_figure(f, question, after):
     ("What were Walmart's worldwide net sales in Q2 fiscal 2025?", "revenue"),
     ("Walmart segment revenue Q2 fiscal 2025", "revenue"),  # a part noun alone narrows nothing
     ("Walmart goodwill at the end of fiscal 2025", "goodwill"),
+    ("Walmart diluted EPS per share fiscal 2025", "eps_diluted"),
+    ("Walmart earnings per diluted share fiscal 2025", "eps_diluted"),
 ])
 def test_words_that_leave_the_metric_whole(f, question, metric):
     plan = f.plan(question)
