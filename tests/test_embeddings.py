@@ -269,3 +269,19 @@ def test_wordllama_static_embeddings_load_from_the_wheel_offline():
     assert float(v[0] @ v[1]) > float(v[0] @ v[2])
     assert float(q[0] @ v[0]) > float(q[0] @ v[2])
     assert provider_for("wordllama@64").name.endswith("@64")
+
+
+def test_prepare_exports_the_graph_without_loading_it(tmp_path):
+    """An ingest exports its model graphs before its parse workers start (``OnnxEncoderProvider.prepare``): the
+    export function runs, no onnxruntime session is created (a writer that parses keeps its memory for parsing)."""
+    from vectorstore.onnx_providers import OnnxEncoderProvider
+
+    calls = []
+
+    def export():
+        calls.append(1)
+        return tmp_path / "graph.onnx"
+
+    provider = OnnxEncoderProvider(export, "test-graph")
+    provider.prepare()
+    assert calls == [1] and provider._session is None
