@@ -65,7 +65,8 @@ _HEADCOUNT_EN = re.compile(
 # training's participants, of hires or leavers is no headcount
 _HEADCOUNT_ZH = re.compile(r"(?:员\s?工|职\s?工|雇\s?员|人\s?员)(?:(?!持股|培训|参与|新增|新招|招聘|离职|退休|人次)[^。；;\n]){0,20}?"
                            r"\d[\d,]*\s*(?:人|名)(?![民币次])|"
-                           r"\d[\d,]*\s*(?:名|人)\s?(?:全\s?职\s?)?(?:员\s?工|职\s?工|雇\s?员)")
+                           r"\d[\d,]*\s*(?:名|人)\s?(?:[（(][^()（）]{0,30}[)）]\s?)?(?:全\s?职\s?)?(?:员\s?工|职\s?工|雇\s?员)")
+# (a comparative in brackets between the count and the people: 聘用約20名（二 零 二 四 年：15名）僱 員)
 # the table of the CSRC template: 母公司在职员工的数量 517 / 主要子公司在职员工的数量 83 / 在职员工的数量合计 600 (the total first)
 _HEADCOUNT_TABLE_ZH = (re.compile(r"在职员工的?(?:数量|人数)合计\s*[:：]?\s*\d[\d,]*"),
                        re.compile(r"在职员工的?(?:数量|人数)\s*[:：]?\s*\d[\d,]*"))

@@ -68,6 +68,8 @@ def test_headcount_questions(question, asks):
     # a count in millions of people, and a Traditional page's letter-spaced words
     ("We employ more than 2.2 million associates worldwide.", "2.2 million associates"),
     ("於二零二五年三月三十一日，本集團共有約20名僱 員。", "20名僱 員"),
+    # 0328_alco_2025_annual-results p21: the comparative in brackets between the count and the people
+    ("於二零二五年三月三十一日，本集團於中國內地、台灣及香港聘用約20名（二零二\n四年：15名）僱員。", "約20名（二零二\n四年：15名）僱員"),
 ])
 def test_a_headcount_is_quoted_from_its_sentence_or_row(text, quote):
     span = headcount_span(text)
