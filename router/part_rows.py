@@ -39,6 +39,8 @@ _WRAPPED_GAP = re.compile(r"(?:[\s.·…:：$¥￥_）)%-]|[（(][^()（）\n]{0
 _ROW_HEAD = re.compile(r"[\s•●■◆▪·\-–—*（(]*(?:[a-z0-9ivx]{1,4}[.)）]\s*)?(?:[\u4e00-\u9fff]{1,12}\s*[（(])?\s*$", re.I)
 # a row's label may go on past the part's name with what it covers ("General building works and associated services")
 _LABEL_GOES_ON = re.compile(r"(?:\s+(?:and|&)(?:\s+[a-z][\w’'-]*){1,3})?", re.I)
+_ENGLISH_NAME = re.compile(r"[\s•●■◆▪·\-–—*]*[A-Za-z][A-Za-z&'’.,/ -]{0,60}\s")
+_CHINESE_NAME = re.compile(r"[^\S\n]+[\u4e00-\u9fff][\u4e00-\u9fff、（）()]{0,15}(?=[^\S\n])")
 HEADING_MAX = 60  # a heading line is at most this long
 SENTENCE_GAP = 12  # a sentence names the part and then the metric: at most this many characters between them
 _METRIC_ROW_HEAD = re.compile(r"[\s•●■◆▪·\-–—*]*(?:segment|total|reportable segment|分部|板块)?\s*$", re.I)
@@ -111,9 +113,15 @@ def part_row_span(text: str, name: re.Pattern, labels: list[str]) -> tuple[int, 
     lower = text.casefold()
     for m in name.finditer(text):
         line_start = text.rfind("\n", 0, m.start()) + 1
-        if not _ROW_HEAD.fullmatch(text[line_start: m.start()]):
+        chinese = bool(CJK.search(m.group(0)))
+        head = text[line_start: m.start()]
+        # a page printed in English and Chinese side by side heads a row with both names ("Corporate Finance 企業融資
+        # 12,735 9,145"): the English name before a Chinese one, the Chinese name after an English one
+        if not _ROW_HEAD.fullmatch(head) and not (chinese and _ENGLISH_NAME.fullmatch(head)):
             continue
-        label_end = m.end() + (_LABEL_GOES_ON.match(text, m.end()).end() - m.end() if not CJK.search(m.group(0)) else 0)
+        label_end = m.end() + (_LABEL_GOES_ON.match(text, m.end()).end() - m.end() if not chinese else 0)
+        if not chinese and (other := _CHINESE_NAME.match(text, label_end)):
+            label_end = other.end()
         figure = _FIGURE.search(text, label_end, label_end + 120)
         if (figure is None or not _ROW_GAP.fullmatch(text[label_end: figure.start()])) and CJK.search(m.group(0)):
             # a Chinese table's cells wrapped over lines ("境外 减少 4.19" / "737,763,832.75 601,896,081.32 18.42"):

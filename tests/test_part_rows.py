@@ -91,3 +91,13 @@ def test_a_parts_trend_quotes_the_table_that_prints_every_year_asked(lmt):
     assert a.status == "answered" and a.passages
     first = a.passages[0]
     assert first.source["doc_name"] == "LOCKHEEDMARTIN_2022_10K" and "26,987" in first.text and "26,266" in first.text
+
+
+@pytest.mark.parametrize("qualifier", ["企业融资分部", "corporate finance segment"])
+def test_a_bilingual_row_is_read_by_either_name(qualifier):
+    """0717_emperorcapital_2021_annual p5 prints its revenue table in English and Chinese side by side: "Total revenue
+    總收入 676,812 917,407" ... "Corporate Finance 企業融資 12,735 9,145"."""
+    from mappings.vocabulary import simplified_in_place
+
+    quote = quoted(simplified_in_place(page("hk", "0717_emperorcapital_2021_annual.pdf", 5)), qualifier, "revenue")
+    assert quote is not None and quote.rstrip().endswith("12,735 9,145") and "676,812" in quote
