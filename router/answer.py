@@ -14,14 +14,14 @@ from mappings.metrics import metrics, ratios
 from mappings.vocabulary import fold, non_gaap_words, not_company_words, section_words, words
 from router.entities import unknown_subject
 from router.counts import HEADCOUNT_TERMS, asks_headcount, counted, headcount_span, prints_count
-from router.fallback import (consolidated_first, figure_filters, generic_reading, prints_amount, search_for_figures,
-                             span_passage)
+from router.fallback import (consolidated_first, figure_filters, generic_reading, labels_of, prints_amount,
+                             search_for_figures, span_passage)
 from router.measure_names import by_reference, measure_passages
 from router.reasons import HINT as REASON_HINT, printed_reasons, reason_passages, why_labels, with_cause
 from router.line_items import (asks_amount, asks_line_item, line_item_passages, measure_labels, prints_a_figure,
                                topic_labels)
 from router import statement_items
-from router.part_rows import part_row_passages
+from router.part_rows import names_part, part_heading, part_row_passages
 from router.honesty import checked, unsupported_numbers  # noqa: F401  (unsupported_numbers: public API)
 from router.metric_answer import LIMITED_COVERAGE, MetricAnswerer
 from router.periods import years_named
@@ -252,6 +252,8 @@ class Router:
                 return self._refused(plan, f"no passage in the indexed filings prints a figure for "
                                      f"{topic_labels(plan)[0]!r}: the passages found mention it without an amount")
             passages[:] = first(rows, passages)
+        if parts := self._parts(plan):  # a part asked: nothing printed under another segment's heading
+            passages[:] = [p for p in passages if self._part_heading(parts[0], p) is not False]
         if not passages:
             return self._refused(plan, "no passage in the indexed filings is close enough to the question (evidence "
                                  "below the threshold)")
@@ -300,15 +302,41 @@ class Router:
             return []
         if plan.metrics:
             found = search_for_figures(self.searcher, plan, each=REASONS_EACH, cut=reason_passages, hint=REASON_HINT)
-        elif labels := why_labels(plan):
+        elif labels := self._part_labels(plan) or why_labels(plan):
             query = plan.model_copy(update={"sections": [], "question": f"{plan.question} {REASON_HINT}"})
             units = consolidated_first(list(self.searcher(query, figure_filters(plan), whole=True)))
-            found = printed_reasons(units, labels)[:REASONS_EACH * len(plan.companies)]
+            parts = self._parts(plan)
+            # a part's reason: named beside it, or under the part's own heading (never another segment's)
+            found = [p for p in printed_reasons([u for u in units if not parts or names_part(u.text, parts[0])
+                                                 or self._part_heading(parts[0], u)], labels)
+                     if self._part_heading(parts[0], p) is not False] if parts else printed_reasons(units, labels)
+            found = found[:REASONS_EACH * len(plan.companies)]
         else:
             return []
         # a reason given for another year ("decreased by $227 million in 2021 compared with 2020") after the asked one's
         asked = {p.fiscal_year for p in plan.periods if p.fiscal_year}
         return sorted(found, key=lambda p: bool(asked and (named := years_named(p.text)) and not named & asked))
+
+    @staticmethod
+    def _part_labels(plan: QueryPlan) -> list[str]:
+        """The labels of the metric a part asked about belongs to ("Domestic gross profit rate": the gross margin's
+        labels), read beside the part's own name (``_other_part``)."""
+        parts = [metric for word, metric in plan.non_gaap if not non_gaap_words().search(word)][:1]
+        return sorted({label.casefold() for metric in parts for label in labels_of(metric)}, key=len, reverse=True)
+
+    @staticmethod
+    def _parts(plan: QueryPlan) -> list[str]:
+        return [word for word, _ in plan.non_gaap if not non_gaap_words().search(word)]
+
+    def _part_heading(self, part: str, p: Passage) -> bool | None:
+        """Is a passage under the part's heading on its page (True), another segment's (False) or none (None)?"""
+        start, number = p.source.get("char_start"), p.source.get("page")
+        page = self._page_text(p.source.get("document_id"), number) if start is not None else None
+        found = part_heading(page, start, part) if page else None
+        if found is None and page and number:  # a section goes on from the page before: its last heading
+            before = self._page_text(p.source.get("document_id"), number - 1)
+            found = part_heading(before, len(before), part) if before else None
+        return found
 
     def _mixed(self, plan: QueryPlan) -> Answer:
         numbers = self._sql(plan)

@@ -236,3 +236,31 @@ def part_row_passages(searcher: Callable, plan: QueryPlan) -> list[Passage]:
         found.sort(key=lambda q: -len(years & years_named(q.text)))
         out += found[:PARTS_EACH]
     return out
+
+
+# a segment's heading line ("International Segment", "Domestic Segment Performance Summary")
+_PART_HEADING = re.compile(r"(?m)^[^\S\n]*([A-Z][\w&'’.,/ -]{0,50}?)\s+[Ss]egment(?:\s+(?:Performance\s+Summary|Results|"
+                           r"Overview|Performance))?[^\S\n]*$")
+
+
+def part_heading(page: str, at: int, qualifier: str) -> bool | None:
+    """Is the place ``at`` of a page under the heading of the part asked (True), of another segment (False: "Our
+    gross profit rate decreased ..." under "International Segment" is not the Domestic segment's), or under none on
+    the page (None)? The nearest such heading above it decides."""
+    heading = None
+    for m in _PART_HEADING.finditer(page, 0, at):
+        heading = m.group(1)
+    if heading is None:
+        return None
+    own, other = part_names(qualifier)
+    names = [" ".join(w for w in n.split() if w not in part_nouns()) or n for n in own + other]
+    return any(n and n in heading.casefold() for n in names)
+
+
+def names_part(text: str, qualifier: str) -> bool:
+    """Does a text name the part (as asked, or without its part noun)?"""
+    own, other = part_names(qualifier)
+    names = [" ".join(w for w in n.split() if w not in part_nouns()) or n for n in own + other]
+    folded = simplified_in_place(text)
+    return any(_flexible(n).search(folded) for n in names if n)
+

@@ -101,3 +101,17 @@ def test_a_bilingual_row_is_read_by_either_name(qualifier):
 
     quote = quoted(simplified_in_place(page("hk", "0717_emperorcapital_2021_annual.pdf", 5)), qualifier, "revenue")
     assert quote is not None and quote.rstrip().endswith("12,735 9,145") and "676,812" in quote
+
+
+def test_a_segments_heading_tells_whose_sentence_it_is():
+    """BESTBUY_2023_10K p27: "Our gross profit rate decreased in fiscal 2023, primarily driven by lower product margin
+    rates and higher supply chain costs in Canada." under the "International Segment" heading; p26 prints the Domestic
+    segment's reason with no heading on its page (the Domestic heading is on p25)."""
+    from router.part_rows import part_heading
+
+    p27 = page("us", "BESTBUY_2023_10K.pdf", 27)
+    at = p27.index("supply chain costs in Canada")
+    assert part_heading(p27, at, "international segment") is True
+    assert part_heading(p27, at, "domestic segment") is False
+    p26 = page("us", "BESTBUY_2023_10K.pdf", 26)
+    assert part_heading(p26, p26.index("Our gross profit rate decreased"), "domestic segment") is None
