@@ -104,9 +104,16 @@ def _unmarked_part(before: str, named: list[tuple[int, int]]) -> str | None:
 
 # between a metric and what narrows it, the verb of a question put the other way round ("how much revenue did Ri Ying
 # earn from its consultancy business", "the revenue that Apple generated from services")
-_EARNED = re.compile(r"\s*(?:[\w.&'’-]+\s+){0,7}?(?:earn|earned|earns|generate|generated|generates|make|made|makes|derive|"
-                     r"derived|derives|record|recorded|records|book|booked|books|receive|received|receives|get|got|gets)"
-                     r"\s+", re.I)
+_EARNED = re.compile(r"\s*(?:[\w.&'’()（）,，-]+\s+){0,7}?(?:earn|earned|earns|generate|generated|generates|make|made|makes|"
+                     r"recogni[sz]e|recogni[sz]ed|post|posted|achieve|achieved|derive|derived|derives|record|recorded|"
+                     r"records|book|booked|books|receive|received|receives|get|got|gets)\s+", re.I)
+
+
+# a figure of one deal ("goodwill recorded for the SRS acquisition", "revenue from acquired businesses"), anywhere
+# after the metric in the question
+_DEAL = re.compile(r"\b(?:for|from|on|of|in|related\s+to|arising\s+(?:from|on)|in\s+connection\s+with|associated\s+with|"
+                   r"attributable\s+to)\s+(?:the\s+|its\s+|our\s+|their\s+)?(?:[\w.&'’/-]+\s+){0,4}?(?:acquisitions?|"
+                   r"acquired\s+(?:businesses|companies|entities)|mergers?|business\s+combinations?)\b")
 
 
 def _subject_part(between: str) -> str | None:
@@ -116,6 +123,11 @@ def _subject_part(between: str) -> str | None:
     nouns = "|".join(re.escape(n) for n in sorted(part_nouns(), key=len, reverse=True))
     hit = re.match(rf"\s*(?:did|does|do|has|have|had|will|would)\s+(?:(?:[\w.&-]+\s+){{0,3}}[\w.&-]+['’]s\s+|the\s+|its\s+|"
                    rf"their\s+|our\s+)?((?:[\w.&/-]+\s+){{1,4}}?(?:{nouns}))\s+[a-z]+\s*$", between)
+    if hit:
+        return hit.group(1)
+    # after the company's possessive name, any words are its part ("did Best Buy's Yardbird stores generate")
+    hit = re.match(r"\s*(?:did|does|do|has|have|had|will|would)\s+(?:[\w.&()（）,，-]+\s+){0,4}?[\w.&)）-]+['’]s\s+"
+                   r"((?:[\w.&/-]+\s+){0,3}[\w.&/-]+)\s+[a-z]+\s*$", between)
     return hit.group(1) if hit else None
 
 
@@ -160,6 +172,8 @@ def part_after(question: str, end: int, named: list[tuple[int, int]] = (),
     if subject:
         return subject
     hit = part_after_words().regex.match(rest, m.end())
+    if hit is None and (deal := _DEAL.search(rest, m.end())):  # "goodwill ... for the SRS acquisition": that deal's
+        return deal.group(0).strip()
     if hit is None:  # "for X" / "by X" where X is no company, period or generic word (``names``: all that are named)
         return _for_part(rest, m.end(), end, list(names) or list(named))
     # a name the words end in is the company's ("margin of International Business Machines"); a part may hold it

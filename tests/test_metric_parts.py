@@ -107,6 +107,11 @@ def test_words_that_leave_the_metric_whole(f, question, metric):
     ("Walmart net sales for Sam's Club Q2 fiscal 2025", "sam's club"),
     ("What was the operating income for Walmart's international segment in Q2 fiscal 2025?", "international segment"),
     ("Walmart revenue breakdown by segment Q2 fiscal 2025", "segment"),
+    # a code in brackets after the name, a possessive subject without a part noun, one deal's figure
+    ("How much revenue did Walmart (WMT) earn from advertising in Q2 fiscal 2025?", "advertising"),
+    ("How much revenue did Walmart's U.S. stores generate in Q2 fiscal 2025?", "u.s. stores"),
+    ("How much goodwill did Walmart record in its purchase price allocation for the Vizio acquisition in fiscal 2025?",
+     "acquisition"),
 ])
 def test_a_part_after_the_metric_in_other_forms(f, question, part):
     plan = f.plan(question)
@@ -121,6 +126,7 @@ def test_a_part_after_the_metric_in_other_forms(f, question, part):
     ("Walmart revenue for the three months of Q2 fiscal 2025", "revenue"),
     ("What was the revenue for Walmart in Q2 fiscal 2025?", "revenue"),
     ("Walmart revenue for the same period of Q2 fiscal 2025", "revenue"),
+    ("Which quarter had the higher revenue at Walmart, Q1 or Q2 fiscal 2025?", "revenue"),  # a comparison's word
 ])
 def test_verbs_and_operations_that_leave_the_metric_whole(f, question, metric):
     plan = f.plan(question)
