@@ -50,7 +50,7 @@ def asks_line_item(plan: QueryPlan) -> bool:
     """An amount question (or a bare phrase: "X dividend income FY2021") about one company with no metric of the
     vocabulary named."""
     asks = analysis().amount_question.search(plan.question) or not words("narrative").search(fold(plan.question))
-    return not plan.metrics and not plan.non_gaap and len(plan.companies) == 1 and bool(asks) and bool(topic_labels(plan))
+    return not plan.metrics and not plan.non_gaap and bool(plan.companies) and bool(asks) and bool(topic_labels(plan))
 
 
 # between a row's label and its first figure: spacing, a currency, a note reference or a linking word, nothing that
@@ -102,8 +102,11 @@ def line_item_passages(searcher: Callable, plan: QueryPlan, labels: list[str] | 
     evidence = searcher(plan, filters, whole=True)
     if filters.get("fiscal_period") and getattr(evidence, "widened", None):
         return []  # found only outside the asked period's reports
-    out = []
+    out: list[Passage] = []
+    taken: dict[str | None, int] = {}  # rows per company (a comparison's companies each get theirs)
     for p in consolidated_first(list(evidence)):
+        if taken.get(p.company_id, 0) >= ITEMS_EACH:
+            continue
         text = simplified_in_place(p.text)  # a Traditional page read in the question's folded words
         span = figure_span(text, labels)
         if span is None or not own_row(text, span, labels):
@@ -111,8 +114,7 @@ def line_item_passages(searcher: Callable, plan: QueryPlan, labels: list[str] | 
             if span is None:
                 continue
         out.append(row_passage(p, span))
-        if len(out) >= ITEMS_EACH:
-            break
+        taken[p.company_id] = taken.get(p.company_id, 0) + 1
     return out
 
 

@@ -254,15 +254,15 @@ class NarrativeIndex:
 
     def prepare_models(self) -> None:
         """Export (once per machine, into the model cache) the graphs new passages of each market would be embedded
-        with; nothing is loaded. A model mismatch is left for the first embedding to report."""
+        with; nothing is loaded. A model that cannot be loaded is left for the first embedding to report."""
         for market in MARKETS:
             try:
                 provider = provider_for(self._writer_setting(market, collection_for(market)))
-            except FilingsError:
-                continue
-            prepare = getattr(provider, "prepare", None)
-            if prepare:
-                prepare()
+                prepare = getattr(provider, "prepare", None)
+                if prepare:
+                    prepare()
+            except (FilingsError, ValueError, OSError, ImportError):
+                continue  # a model that cannot be loaded: each document's indexing says so (``index_state``)
 
     def _record_model(self, name: str, market: str, provider: EmbeddingProvider) -> None:
         if self.model_card(name) is None:
