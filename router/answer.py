@@ -302,17 +302,20 @@ class Router:
             return []
         if plan.metrics:
             found = search_for_figures(self.searcher, plan, each=REASONS_EACH, cut=reason_passages, hint=REASON_HINT)
-        elif labels := self._part_labels(plan) or why_labels(plan):
+        else:
             query = plan.model_copy(update={"sections": [], "question": f"{plan.question} {REASON_HINT}"})
             units = consolidated_first(list(self.searcher(query, figure_filters(plan), whole=True)))
             parts = self._parts(plan)
-            # a part's reason: named beside it, or under the part's own heading (never another segment's)
-            found = [p for p in printed_reasons([u for u in units if not parts or names_part(u.text, parts[0])
-                                                 or self._part_heading(parts[0], u)], labels)
-                     if self._part_heading(parts[0], p) is not False] if parts else printed_reasons(units, labels)
+            found = []
+            # a part's reason: its metric's labels, the part named beside them or its own heading above them; then
+            # the question's own words as a label (临床试验技术服务, 主营业务收入); never under another segment's heading
+            for labels, named in ((self._part_labels(plan), True), (why_labels(plan), False)):
+                pool = [u for u in units if not named or names_part(u.text, parts[0]) or self._part_heading(parts[0], u)]
+                found = [p for p in printed_reasons(pool, labels) if not parts
+                         or self._part_heading(parts[0], p) is not False] if labels else []
+                if found:
+                    break
             found = found[:REASONS_EACH * len(plan.companies)]
-        else:
-            return []
         # a reason given for another year ("decreased by $227 million in 2021 compared with 2020") after the asked one's
         asked = {p.fiscal_year for p in plan.periods if p.fiscal_year}
         return sorted(found, key=lambda p: bool(asked and (named := years_named(p.text)) and not named & asked))

@@ -248,7 +248,8 @@ def part_heading(page: str, at: int, qualifier: str) -> bool | None:
     gross profit rate decreased ..." under "International Segment" is not the Domestic segment's), or under none on
     the page (None)? The nearest such heading above it decides."""
     heading = None
-    for m in _PART_HEADING.finditer(page, 0, at):
+    line_end = page.find("\n", at)  # (a passage may start with its own heading line)
+    for m in _PART_HEADING.finditer(page, 0, line_end if line_end >= 0 else len(page)):
         heading = m.group(1)
     if heading is None:
         return None
