@@ -49,7 +49,8 @@ _METRIC_ROW_HEAD = re.compile(r"[\s•●■◆▪·\-–—*]*(?:segment|total|
 def _flexible(name: str) -> re.Pattern:
     """A name as printed: any spacing (a line break inside it too), any case, not inside a longer word."""
     pieces = [re.escape(piece) for piece in re.split(r"\s+", name.strip()) if piece]
-    body = r"\s*".join(r"\s*".join(re.escape(ch) for ch in p) if CJK.search(p) else p for p in pieces)
+    # a word may carry its possessive on the page ("Sam's Club U.S." for a question's "sam club u.s")
+    body = r"\s*".join(r"\s*".join(re.escape(ch) for ch in p) if CJK.search(p) else p + r"(?:['’]s)?" for p in pieces)
     body = body.replace(r"\ ", r"\s+")
     return re.compile(rf"(?<![\w&]){body}(?![\w&])" if not CJK.search(name) else body, re.I)
 
@@ -58,7 +59,7 @@ def part_names(qualifier: str) -> tuple[list[str], list[str]]:
     """(the part's names as the question writes them, its names in the other language)."""
     q = part_name(qualifier)
     bare = " ".join(w for w in q.split() if w not in part_nouns()) or q
-    cjk_bare = re.sub(r"(?:业务|板块|分部)$", "", bare) if CJK.search(bare) else bare
+    cjk_bare = re.sub(r"(?:业务|板块|分部|产品|系列产品|类产品)$", "", bare) if CJK.search(bare) else bare
     own = [w for w in dict.fromkeys([q, bare, cjk_bare]) if len(w) >= 2]
     other = list(dict.fromkeys(name for group in same_part_names() if any(w in group for w in own)
                               for name in group if name not in own))

@@ -42,6 +42,7 @@ def quoted(text: str, qualifier: str, metric: str) -> str | None:
     ("cn", "603339_sifangkeji_2019_annual.pdf", 12, "境外", "revenue", "737,763,832.75", "分地区"),
     # a product row of the same page's 分产品 table, gross margin among its columns
     ("cn", "603339_sifangkeji_2019_annual.pdf", 12, "罐式集装箱", "gross_margin", "764,321,152.14", "毛利率"),
+    ("cn", "603339_sifangkeji_2019_annual.pdf", 12, "罐式集装箱产品", "revenue", "764,321,152.14", "营业收入"),  # 产品 left out
     # the English question's "overseas" is the report's 境外
     ("cn", "300347_taigeyiyao_2025_interim.pdf", 17, "overseas", "revenue", "154,144.57 万元", "境外主营业务收入"),
     # a segment row of a US table; the row's label goes on past the part's name
@@ -115,3 +116,9 @@ def test_a_segments_heading_tells_whose_sentence_it_is():
     assert part_heading(p27, at, "domestic segment") is False
     p26 = page("us", "BESTBUY_2023_10K.pdf", 26)
     assert part_heading(p26, p26.index("Our gross profit rate decreased"), "domestic segment") is None
+
+
+def test_a_parts_name_matches_its_printed_possessive():
+    assert _flexible("sam club u.s").search("Sam's Club U.S. had net sales of $90.2 billion")
+    assert not _flexible("sam club").search("Samuel's Club")
+
