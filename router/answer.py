@@ -309,10 +309,12 @@ class Router:
             found = []
             # a part's reason: its metric's labels, the part named beside them or its own heading above them; then
             # the question's own words as a label (临床试验技术服务, 主营业务收入); never under another segment's heading
-            for labels, named in ((self._part_labels(plan), True), (why_labels(plan), False)):
+            for labels, named in ((self._part_labels(plan) if parts else [], True), (why_labels(plan), False)):
+                if not labels:
+                    continue
                 pool = [u for u in units if not named or names_part(u.text, parts[0]) or self._part_heading(parts[0], u)]
-                found = [p for p in printed_reasons(pool, labels) if not parts
-                         or self._part_heading(parts[0], p) is not False] if labels else []
+                found = [p for p in printed_reasons(pool, labels)
+                         if not parts or self._part_heading(parts[0], p) is not False]
                 if found:
                     break
             found = found[:REASONS_EACH * len(plan.companies)]

@@ -26,7 +26,7 @@ _END = re.compile(r"[。；;]|\.(?:\s|$)|(?:所致|导致|造成)(?=\s*\n|\s*$)"
 
 
 # how a why-question is put (and how much the item moved), not its topic
-_ASKED_HOW = re.compile(r"主要|是什么|的|大幅度?|明显|显著|较大|较多|有所|如此|这么|\b(?:main|mainly|primarily|so|much|sharply|"
+_ASKED_HOW = re.compile(r"(?:较|比|相比|相较)(?:上年末|上年度末|上年同期|年初|期初|上期末|上期|上年|去年同期|去年)|主要|是什么|的|大幅度?|明显|显著|较大|较多|有所|如此|这么|\b(?:main|mainly|primarily|so|much|sharply|"
                         r"significantly|materially)\b")
 WRAP_TAIL = 3  # a Chinese label wraps in a narrow cell: its last characters may stand on the row's next line
 

@@ -88,6 +88,7 @@ def test_a_line_items_printed_reason_is_quoted(parts, page, labels, inside):
     ("为什么财务费用大幅下降？", "财务费用"),
     ("销售费用同比增加的主要原因是什么", "销售费用"),
     ("管理費用為何上升？", "管理费用"),
+    ("应收账款较上年末大幅增加的原因是什么", "应收账款"),
     ("Why did distribution costs rise?", "distribution costs"),
 ])
 def test_why_labels_are_the_topic_without_why_and_change_words(question, label):
