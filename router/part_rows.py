@@ -244,6 +244,12 @@ _PART_HEADING = re.compile(r"(?m)^[^\S\n]*([A-Z][\w&'’.,/ -]{0,50}?)\s+[Ss]egm
                            r"Overview|Performance))?[^\S\n]*$")
 
 
+def _bare_names(qualifier: str) -> list[str]:
+    """The part's names in both languages, each without its part noun ("international segment" -> "international")."""
+    own, other = part_names(qualifier)
+    return [" ".join(w for w in n.split() if w not in part_nouns()) or n for n in own + other]
+
+
 def part_heading(page: str, at: int, qualifier: str) -> bool | None:
     """Is the place ``at`` of a page under the heading of the part asked (True), of another segment (False: "Our
     gross profit rate decreased ..." under "International Segment" is not the Domestic segment's), or under none on
@@ -254,15 +260,13 @@ def part_heading(page: str, at: int, qualifier: str) -> bool | None:
         heading = m.group(1)
     if heading is None:
         return None
-    own, other = part_names(qualifier)
-    names = [" ".join(w for w in n.split() if w not in part_nouns()) or n for n in own + other]
+    names = _bare_names(qualifier)
     return any(n and n in heading.casefold() for n in names)
 
 
 def names_part(text: str, qualifier: str) -> bool:
     """Does a text name the part (as asked, or without its part noun)?"""
-    own, other = part_names(qualifier)
-    names = [" ".join(w for w in n.split() if w not in part_nouns()) or n for n in own + other]
+    names = _bare_names(qualifier)
     folded = simplified_in_place(text)
     return any(_flexible(n).search(folded) for n in names if n)
 
