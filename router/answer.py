@@ -21,7 +21,7 @@ from router.reasons import HINT as REASON_HINT, printed_reasons, reason_passages
 from router.line_items import (asks_amount, asks_line_item, line_item_passages, measure_labels, prints_a_figure,
                                topic_labels)
 from router import statement_items
-from router.part_rows import names_part, part_heading, part_row_passages
+from router.part_rows import ends_at_part, names_part, part_heading, part_row_passages
 from router.honesty import checked, unsupported_numbers  # noqa: F401  (unsupported_numbers: public API)
 from router.metric_answer import LIMITED_COVERAGE, MetricAnswerer
 from router.periods import years_named
@@ -232,6 +232,7 @@ class Router:
                     prints_amount(p.text, or_change=True) for p in named):
                 return self._refused(plan, f"no passage in the indexed filings prints an amount for the measure asked "
                                      f"for ({asked}): the passages found name it without one")
+            named = [p for p in named if not any(ends_at_part(p.text, word) for word in self._parts(plan))]
             passages[:] = first(rows + parts, named)  # in place: the evidence keeps what the search says of its scope
             measure_caveats = self._part_of_year(plan, passages)
         else:

@@ -41,6 +41,8 @@ _ROW_HEAD = re.compile(r"[\s•●■◆▪·\-–—*（(]*(?:[a-z0-9ivx]{1,4}[
 _LABEL_GOES_ON = re.compile(r"(?:\s+(?:and|&)(?:\s+[a-z][\w’'-]*){1,3})?", re.I)
 _ENGLISH_NAME = re.compile(r"[\s•●■◆▪·\-–—*]*[A-Za-z][A-Za-z&'’.,/ -]{0,60}\s")
 _CHINESE_NAME = re.compile(r"[^\S\n]+[\u4e00-\u9fff][\u4e00-\u9fff、（）()]{0,15}(?=[^\S\n])")
+_FOOTNOTE = re.compile(r"[（(]\d{1,2}[)）]")
+_YEARS_HEADER = re.compile(r"(?:19|20)\d\d[^\S\n]+(?:19|20)\d\d[^\S\n]*(?:[^\S\n]+(?:19|20)\d\d)*[^\S\n]*\n")
 HEADING_MAX = 60  # a heading line is at most this long
 SENTENCE_GAP = 12  # a sentence names the part and then the metric: at most this many characters between them
 _METRIC_ROW_HEAD = re.compile(r"[\s•●■◆▪·\-–—*]*(?:segment|total|reportable segment|分部|板块)?\s*$", re.I)
@@ -108,9 +110,10 @@ def _name_under_row(text: str, line_start: int, m: re.Match) -> tuple[int, int] 
     return label_start, len(text) if line_end < 0 else line_end
 
 
-def part_row_span(text: str, name: re.Pattern, labels: list[str]) -> tuple[int, int] | None:
+def part_row_span(text: str, name: re.Pattern, labels: list[str], kind: str | None = None) -> tuple[int, int] | None:
     """The span from the top of the table to the end of the row the part heads, when the table is about the metric
-    (one of its names above the row or in a total under it), or None."""
+    (one of its names above the row or in a total under it), or None. An amount of money (``kind``) is no row of
+    percentages (a comparable-sales table's "Sam's Club U.S. 4.7% 2.3%")."""
     lower = text.casefold()
     for m in name.finditer(text):
         line_start = text.rfind("\n", 0, m.start()) + 1
@@ -124,6 +127,10 @@ def part_row_span(text: str, name: re.Pattern, labels: list[str]) -> tuple[int, 
         if not chinese and (other := _CHINESE_NAME.match(text, label_end)):
             label_end = other.end()
         figure = _FIGURE.search(text, label_end, label_end + 120)
+        while figure is not None and _FOOTNOTE.match(text, figure.start()):  # "Sam's Club U.S.(1)": a note's mark
+            figure = _FIGURE.search(text, figure.end() + 1, label_end + 120)
+        if figure is not None and kind == "money" and text.startswith("%", figure.end()):
+            continue
         if (figure is None or not _ROW_GAP.fullmatch(text[label_end: figure.start()])) and CJK.search(m.group(0)):
             # a Chinese table's cells wrapped over lines ("境外 减少 4.19" / "737,763,832.75 601,896,081.32 18.42"):
             # the row's amounts on the next line, short cells before them
@@ -186,7 +193,8 @@ def part_sentence_span(text: str, name: re.Pattern, labels: list[str], kind: str
     for m in name.finditer(text):
         rest = text[m.end():]
         span = figure_span(rest, labels, kind)
-        if span is not None and span[0] <= SENTENCE_GAP and not re.search(r"[。；;\n]", rest[: span[0]]):
+        if span is not None and span[0] <= SENTENCE_GAP and not re.search(r"[。；;\n]", rest[: span[0]]) \
+                and not _YEARS_HEADER.search(rest[: span[1]]):  # a table's header of years is no sentence's figure
             end = m.end() + span[1]
             clause = re.compile(r"[，。；;\n]|,(?!\d)").search(text, end, end + 40)  # with its unit: to the clause's end
             return text.rfind("\n", 0, m.start()) + 1, clause.start() if clause else end
@@ -224,7 +232,7 @@ def part_row_passages(searcher: Callable, plan: QueryPlan) -> list[Passage]:
             patterns = [_flexible(w) for w in group]
             for p in evidence:
                 text = simplified_in_place(p.text)  # a Traditional page read in the question's folded words
-                span = next((s for pat in patterns for s in (part_row_span(text, pat, labels),
+                span = next((s for pat in patterns for s in (part_row_span(text, pat, labels, kind),
                                                              part_table_span(text, pat, labels),
                                                              part_sentence_span(text, pat, labels, kind)) if s), None)
                 if span is not None:
@@ -261,7 +269,7 @@ def part_heading(page: str, at: int, qualifier: str) -> bool | None:
     if heading is None:
         return None
     names = _bare_names(qualifier)
-    return any(n and n in heading.casefold() for n in names)
+    return any(n and _flexible(n).search(heading) for n in names)
 
 
 def names_part(text: str, qualifier: str) -> bool:
@@ -269,4 +277,13 @@ def names_part(text: str, qualifier: str) -> bool:
     names = _bare_names(qualifier)
     folded = simplified_in_place(text)
     return any(_flexible(n).search(folded) for n in names if n)
+
+
+def ends_at_part(text: str, qualifier: str) -> bool:
+    """Does a quote end at the part's own heading, its figures cut off ("... Operating income $5,501\nSam's Club
+    U.S.(1)")? Such a quote shows the other parts' figures and none of the part's."""
+    last = text.rstrip().rsplit("\n", 1)[-1]
+    bare = re.sub(r"[（(]\d{1,2}[)）]|\s+", " ", last).strip()
+    return not _FIGURE.search(re.sub(r"[（(]\d{1,2}[)）]", "", last)) and any(
+        _flexible(n).fullmatch(bare) or _flexible(n).search(bare) and len(bare) <= HEADING_MAX for n in _bare_names(qualifier))
 
