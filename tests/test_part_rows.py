@@ -122,3 +122,19 @@ def test_a_parts_name_matches_its_printed_possessive():
     assert _flexible("sam club u.s").search("Sam's Club U.S. had net sales of $90.2 billion")
     assert not _flexible("sam club").search("Samuel's Club")
 
+
+
+def test_a_footnote_mark_or_a_row_of_percentages_is_no_parts_amount():
+    """wmt-20250131 p78 (segment table) ends a block at "Sam's Club U.S.(1)", its figures on the next page's unit;
+    p35 prints comparable sales "Sam's Club U.S. 4.7% 2.3% (1.5)% (2.6)%" (lines as the filing prints them)."""
+    from router.part_rows import ends_at_part
+
+    table = ("(Amounts in millions) 2025 2024 2023\nWalmart International\nNet sales $121,885 $114,641 $100,983\n"
+             "Operating income $5,501 $4,909 $2,965\nSam's Club U.S.(1)")
+    pattern = _flexible("sam club u.s")
+    assert part_row_span(table, pattern, labels_of("revenue"), "money") is None
+    assert ends_at_part(table, "sam club u.s")
+    comps = "Comparable sales (calculated from net sales)\nWalmart U.S. 4.8% 5.5% (0.1)% (0.1)%\nSam's Club U.S. 4.7% 2.3% (1.5)% (2.6)%"
+    assert part_row_span(comps, pattern, labels_of("revenue"), "money") is None
+    sentence = "Sam's Club U.S. had net sales of $90.2 billion for fiscal 2025"
+    assert not ends_at_part(sentence, "sam club u.s")
