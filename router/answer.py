@@ -137,7 +137,8 @@ class Router:
             if printed is not None:
                 return printed
         passages, own = self._own_definitions(plan, m.rows or []) if m.status == "answered" else ([], [])
-        text = "\n".join([m.text or "", *(f"as the filing prints it: {cited(p)}" for p in passages)]).strip()
+        # the filing's own figure first (its definition, its basis), the one computed from the statements after it
+        text = "\n".join([*(f"as the filing prints it: {cited(p)}" for p in passages), m.text or ""]).strip()
         return self._base(plan, status=m.status, answer=text or m.text, rows=m.rows, passages=passages,
                           caveats=[*m.caveats, *own], reason=m.reason)
 
@@ -345,27 +346,28 @@ class Router:
         return found
 
     def _mixed(self, plan: QueryPlan) -> Answer:
+        # what a filing expects is asked ("what revenue outlook did NVIDIA give"): its words first, the figures after
+        ahead = bool(words("outlook").search(fold(plan.question)))
         numbers = self._sql(plan)
         reasons = self._reasons(plan)
-        words_ = self._search(plan)
+        quoted = self._search(plan)
         if reasons:  # the printed reason first; passages that repeat it are not quoted twice
-            words_ = words_.model_copy(update={
+            quoted = quoted.model_copy(update={
                 "status": "answered", "answer": "\n".join(filter(None, [
                     "\n".join(cited(p) for p in reasons),
-                    words_.answer if words_.status == "answered" else None])),
-                "passages": first(reasons, words_.passages),
+                    quoted.answer if quoted.status == "answered" else None])),
+                "passages": first(reasons, quoted.passages),
                 "reason": None})
-        words = words_
-        status = "answered" if numbers.status == "answered" or words.status == "answered" else "no_data"
-        answer = "\n".join(t for t in (numbers.answer, words.answer) if t)
-        reason = None if status == "answered" else "; ".join(r for r in (numbers.reason, words.reason) if r)
-        caveats = list(dict.fromkeys(numbers.caveats + words.caveats))
+        status = "answered" if numbers.status == "answered" or quoted.status == "answered" else "no_data"
+        answer = "\n".join(t for t in ((quoted.answer, numbers.answer) if ahead else (numbers.answer, quoted.answer)) if t)
+        reason = None if status == "answered" else "; ".join(r for r in (numbers.reason, quoted.reason) if r)
+        caveats = list(dict.fromkeys(numbers.caveats + quoted.caveats))
         if numbers.status != "answered" and numbers.reason:
             caveats.append(f"numbers: {numbers.reason}")
-        if words.status != "answered" and words.reason:
-            caveats.append(f"passages: {words.reason}")
+        if quoted.status != "answered" and quoted.reason:
+            caveats.append(f"passages: {quoted.reason}")
         return self._base(plan, status=status, answer=answer, rows=numbers.rows,
-                          passages=[*numbers.passages, *words.passages], caveats=caveats, reason=reason)
+                          passages=[*numbers.passages, *quoted.passages], caveats=caveats, reason=reason)
 
     def _looks_ahead(self, p: Passage) -> bool:
         """Does a quote give what a filing expects (guidance, a forecast, a range with its mid-point), read with the
