@@ -53,6 +53,16 @@ LOOK_BACK = 300  # characters of the page before a quote read with it to tell gu
 _RANGE = re.compile(r"\$\s?\d[\d.,]*\s*(?:[–—-]|to)\s*\$\s?\d|\bmid-?point\b", re.I)  # "$10.45 – $10.65"
 
 
+_QUARTER_WORDS = {"Q1": "first", "Q2": "second", "Q3": "third", "Q4": "fourth"}
+
+
+def _names_quarter(text: str, quarters: set[str]) -> bool:
+    """Does a quote name the quarter asked ("second quarter", "Q2", "QTD")? A quarter's row beside words about what
+    is anticipated later is still the quarter's figure, not guidance."""
+    return any(re.search(rf"\b(?:{q}|{_QUARTER_WORDS[q]}[\s-]+quarter|QTD|quarter[\s-]+to[\s-]+date)\b", text, re.I)
+               for q in quarters if q in _QUARTER_WORDS)
+
+
 def first(found: list[Passage], passages: list[Passage]) -> list[Passage]:
     """``found`` (printed rows, reasons) before ``passages``, each quote once (same page, same text)."""
     seen = {(p.source.get("document_id"), p.source.get("page"), p.text) for p in found}
@@ -266,7 +276,8 @@ class Router:
         if not words("narrative").search(fold(plan.question)):  # (outlook, guidance and why questions are narrative)
             # an amount of a period that has ended: what a filing expects of a later one (guidance, a forecast) is
             # quoted after what it reports
-            passages[:] = sorted(passages, key=self._looks_ahead)
+            quarters = {p.fiscal_period for p in plan.periods if (p.fiscal_period or "").startswith("Q")}
+            passages[:] = sorted(passages, key=lambda p: self._looks_ahead(p) and not _names_quarter(p.text, quarters))
         text = "\n".join(cited(p, section=True) for p in passages[:5])
         widened = [getattr(passages, "widened", None)] if getattr(passages, "widened", None) else []
         return self._base(plan, status="answered", answer=text, passages=list(passages),
