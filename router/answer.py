@@ -336,15 +336,18 @@ class Router:
         return sorted(found, key=lambda p: bool(asked and (named := years_named(p.text)) and not named & asked))
 
     @staticmethod
-    def _part_labels(plan: QueryPlan) -> list[str]:
-        """The labels of the metric a part asked about belongs to ("Domestic gross profit rate": the gross margin's
-        labels), read beside the part's own name (``_other_part``)."""
-        parts = [metric for word, metric in plan.non_gaap if not non_gaap_words().search(word)][:1]
-        return sorted({label.casefold() for metric in parts for label in labels_of(metric)}, key=len, reverse=True)
+    def _part_pairs(plan: QueryPlan) -> list[tuple[str, str]]:
+        """(part, metric) of each part the plan asks about: its qualifiers that are no non-GAAP word."""
+        return [(word, metric) for word, metric in plan.non_gaap if not non_gaap_words().search(word)]
 
-    @staticmethod
-    def _parts(plan: QueryPlan) -> list[str]:
-        return [word for word, _ in plan.non_gaap if not non_gaap_words().search(word)]
+    def _parts(self, plan: QueryPlan) -> list[str]:
+        return [word for word, _ in self._part_pairs(plan)]
+
+    def _part_labels(self, plan: QueryPlan) -> list[str]:
+        """The labels of the metric the first part asked about belongs to ("Domestic gross profit rate": the gross
+        margin's labels), read beside the part's own name (``_reasons``)."""
+        metrics_ = [metric for _, metric in self._part_pairs(plan)][:1]
+        return sorted({label.casefold() for metric in metrics_ for label in labels_of(metric)}, key=len, reverse=True)
 
     def _part_heading(self, part: str, p: Passage) -> bool | None:
         """Is a passage under the part's heading on its page (True), another segment's (False) or none (None)?"""
