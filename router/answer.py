@@ -21,6 +21,7 @@ from router.reasons import HINT as REASON_HINT, printed_reasons, reason_passages
 from router.line_items import (asks_amount, asks_line_item, line_item_passages, measure_labels, prints_a_figure,
                                topic_labels)
 from router import statement_items
+from router.other_language_names import printed_labels
 from router.part_rows import ends_at_part, names_part, part_heading, part_row_passages
 from router.honesty import checked, unsupported_numbers  # noqa: F401  (unsupported_numbers: public API)
 from router.metric_answer import LIMITED_COVERAGE, MetricAnswerer
@@ -228,7 +229,8 @@ class Router:
             measure_caveats = []
         elif plan.non_gaap:  # a company-defined measure or a part is quoted only where a filing names it
             asked = ", ".join(f"{word} {metric}" for word, metric in plan.non_gaap)
-            parts = part_row_passages(self.searcher, plan)  # a part's row of a breakdown table, with its header
+            # a part's row of a breakdown table, with its header; by its name in the filing's language if need be
+            parts = part_row_passages(self.searcher, plan, lambda filters: printed_labels(self.con, filters))
             named = measure_passages(list(passages), plan.non_gaap)
             if not named:  # a quote cut from its unit may leave the part's name out: the units whole, each cut to
                 # the part's name and the sentence that gives its figure by reference

@@ -22,6 +22,7 @@ from mappings.vocabulary import (fold, non_gaap_words, other_figure_words, part_
                                  simplified_in_place, standard_words, words)
 from router.fallback import figure_filters, figure_span, labels_of, span_passage
 from router.periods import years_named
+from router.other_language_names import other_language_name
 from router.qualifiers import part_name
 from schema.models import Passage, QueryPlan
 
@@ -201,9 +202,12 @@ def part_sentence_span(text: str, name: re.Pattern, labels: list[str], kind: str
     return None
 
 
-def part_row_passages(searcher: Callable, plan: QueryPlan) -> list[Passage]:
+def part_row_passages(searcher: Callable, plan: QueryPlan,
+                      printed: Callable[[dict], list[str]] | None = None) -> list[Passage]:
     """For each part the plan asks about (a qualifier that is no non-GAAP word), the tables of the asked period's
-    reports that print its figure, each quoted from its header to the part's row."""
+    reports that print its figure, each quoted from its header to the part's row. A part found by none of its names
+    is looked for by the one label ``printed`` on the asked filings' pages that says its name in the other language
+    (:mod:`router.other_language_names`)."""
     if words("share_of").search(fold(plan.question)):
         return []  # a share of the figure is asked: the part's amount is not it, nor the total beside it
     filters = figure_filters(plan)
@@ -227,24 +231,36 @@ def part_row_passages(searcher: Callable, plan: QueryPlan) -> list[Passage]:
             seen = {(p.source.get("document_id"), p.source.get("page"), p.text) for p in evidence}
             evidence = [*evidence, *(p for p in more if (p.source.get("document_id"), p.source.get("page"), p.text)
                                      not in seen)]
-        found: list[Passage] = []
-        for group in (own, other):  # the question's own words first
-            patterns = [_flexible(w) for w in group]
-            for p in evidence:
-                text = simplified_in_place(p.text)  # a Traditional page read in the question's folded words
-                span = next((s for pat in patterns for s in (part_row_span(text, pat, labels, kind),
-                                                             part_table_span(text, pat, labels),
-                                                             part_sentence_span(text, pat, labels, kind)) if s), None)
-                if span is not None:
-                    found.append(span_passage(p, *span))
-                if len(found) >= PARTS_EACH and len(years) <= 1:
-                    break
-            if found:
-                break
+        found = _found(evidence, (own, other), labels, kind, several=len(years) > 1)
+        if not found and printed is not None and (label := other_language_name(own, printed(filters))):
+            query = plan.model_copy(update={"sections": [], "question": " ".join([plan.question, label, names])})
+            found = _found([*searcher(query, filters, whole=True), *evidence], ([simplified_in_place(label)],), labels, kind,
+                           several=len(years) > 1)
         # several years asked: the tables that print the most of them first (the latest report's, "2022 2021 2020")
         found.sort(key=lambda q: -len(years & years_named(q.text)))
         out += found[:PARTS_EACH]
     return out
+
+
+def _found(evidence: list[Passage], groups: tuple[list[str], ...], labels: list[str], kind: str | None,
+           several: bool) -> list[Passage]:
+    """The passages quoted from the evidence that print a part by the names of the first group that finds any."""
+    found: list[Passage] = []
+    for group in groups:  # the question's own words first
+        patterns = [_flexible(w) for w in group]
+        for p in evidence:
+            text = simplified_in_place(p.text)  # a Traditional page read in the question's folded words
+            span = next((s for pat in patterns for s in (part_row_span(text, pat, labels, kind),
+                                                         part_table_span(text, pat, labels),
+                                                         part_sentence_span(text, pat, labels, kind)) if s), None)
+            quote = span_passage(p, *span) if span is not None else None
+            if quote is not None and quote.text not in {q.text for q in found}:
+                found.append(quote)
+            if len(found) >= PARTS_EACH and not several:
+                break
+        if found:
+            break
+    return found
 
 
 # a segment's heading line ("International Segment", "Domestic Segment Performance Summary")

@@ -269,6 +269,12 @@ class Planner:
         companies_at = _spans(_norm(question), [c.matched for c in companies])
         ids = {c.company_id for c in companies}  # the words of their own names are never a place after them
         own_names = frozenset(w for e in self.lexicon.names if e.company_id in ids for w in e.text.split())
+        # a longer name of the company that runs into the metric's words is still its name, no part (金宇生物股份回购:
+        # 金宇 matched, 生物股份 another of its names, 股份回购 the metric)
+        longer = [(a, a + len(e.text)) for a, _ in companies_at for e in self.lexicon.names
+                  if e.company_id in ids and _norm(question).startswith(e.text, a)]
+        companies_at += longer
+        named += longer
         standard = self.other_standard(question, companies)
         for start, end, alias, mid in mentions:
             if standard:  # a figure under another standard than the company's stored ones: quoted, never swapped

@@ -106,7 +106,9 @@ def _unmarked_part(before: str, named: list[tuple[int, int]]) -> str | None:
 # earn from its consultancy business", "the revenue that Apple generated from services")
 _EARNED = re.compile(r"\s*(?:[\w.&'’()（）,，-]+\s+){0,7}?(?:earn|earned|earns|generate|generated|generates|make|made|makes|"
                      r"recogni[sz]e|recogni[sz]ed|post|posted|achieve|achieved|derive|derived|derives|record|recorded|"
-                     r"records|book|booked|books|receive|received|receives|get|got|gets)\s+", re.I)
+                     r"records|book|booked|books|receive|received|receives|get|got|gets|produce|produced|produces|"
+                     r"contribute|contributed|contributes|deliver|delivered|delivers|report|reported|reports|"
+                     r"(?:bring|brought|brings|rack|racked|ring|rang)\s+(?:in|up))\s+", re.I)
 
 
 # a figure of one deal ("goodwill recorded for the SRS acquisition", "revenue from acquired businesses"), anywhere
@@ -122,12 +124,12 @@ def _subject_part(between: str) -> str | None:
     possessive name before them."""
     nouns = "|".join(re.escape(n) for n in sorted(part_nouns(), key=len, reverse=True))
     hit = re.match(rf"\s*(?:did|does|do|has|have|had|will|would)\s+(?:(?:[\w.&-]+\s+){{0,3}}[\w.&-]+['’]s\s+|the\s+|its\s+|"
-                   rf"their\s+|our\s+)?((?:[\w.&/-]+\s+){{1,4}}?(?:{nouns}))\s+[a-z]+\s*$", between)
+                   rf"their\s+|our\s+)?((?:[\w.&/-]+\s+){{1,4}}?(?:{nouns}))\s+[a-z]+(?:\s+(?:in|up))?\s*$", between)
     if hit:
         return hit.group(1)
     # after the company's possessive name, any words are its part ("did Best Buy's Yardbird stores generate")
     hit = re.match(r"\s*(?:did|does|do|has|have|had|will|would)\s+(?:[\w.&()（）,，-]+\s+){0,4}?[\w.&)）-]+['’]s\s+"
-                   r"((?:[\w.&/-]+\s+){0,3}[\w.&/-]+)\s+[a-z]+\s*$", between)
+                   r"((?:[\w.&/-]+\s+){0,3}?[\w.&/-]+)\s+[a-z]+(?:\s+(?:in|up))?\s*$", between)
     return hit.group(1) if hit else None
 
 

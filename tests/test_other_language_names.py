@@ -1,0 +1,81 @@
+"""A part asked by its name in one language is found by the label its filing prints in the other
+(router/other_language_names.py, mappings/glossary.py). Labels and figures are read from the corpus pages named beside
+each case; names in both languages from the rows that print both."""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+import pytest
+
+from conftest import require_corpus
+from mappings.metrics import CJK
+from router.other_language_names import name_score, printed_name, row_labels
+
+
+@lru_cache(maxsize=None)
+def labels(market: str, name: str, number: int, chinese: bool) -> list[str]:
+    from parsers.pdf_pages import read_pages
+
+    parts = ("us", "financebench", "pdfs", name) if market == "us" else (market, name)
+    text = read_pages(require_corpus(*parts))[number - 1].text
+    return [label for label in row_labels(text) if bool(CJK.search(label)) == chinese]
+
+
+@pytest.mark.parametrize("market, name, number, asked, printed", [
+    # 603339 2019 annual p12, 分产品: "冷冻设备 ... 371,318,215.91"
+    ("cn", "603339_sifangkeji_2019_annual.pdf", 12, "freezing equipment", "冷冻设备"),
+    # LOCKHEEDMARTIN_2022_10K p39, net sales by segment: "Missiles and Fire Control"
+    ("us", "LOCKHEEDMARTIN_2022_10K.pdf", 39, "导弹与火控", "Missiles and Fire Control"),
+    # 2324_capitalvc_2021_annual p52 prints both names of each row: "Cash and cash equivalents 現金及現金等價物"
+    ("hk", "2324_capitalvc_2021_annual.pdf", 52, "cash and cash equivalents", "現金及現金等價物"),
+    ("hk", "2324_capitalvc_2021_annual.pdf", 52, "现金及现金等价物", "Cash and cash equivalents"),
+    # 0717_emperorcapital_2021_annual p118: "Segment results 分部業績"
+    ("hk", "0717_emperorcapital_2021_annual.pdf", 118, "segment results", "分部業績"),
+])
+def test_a_part_is_found_by_its_printed_name_in_the_other_language(market, name, number, asked, printed):
+    assert printed_name(asked, labels(market, name, number, chinese=not CJK.search(asked))) == printed
+
+
+@pytest.mark.parametrize("asked, not_this", [
+    # 2324_capitalvc_2021_annual p52 prints "Current assets 流動資產" and "Net current assets 流動資產淨值"
+    ("net current assets", "流動資產"),
+    ("流動資產淨值", "Current assets"),
+    ("流動資產", "Net current assets"),
+    ("non-current assets", "流動資產"),
+])
+def test_a_name_that_says_more_or_less_is_another_row(asked, not_this):
+    found = printed_name(asked, labels("hk", "2324_capitalvc_2021_annual.pdf", 52, chinese=not CJK.search(asked)))
+    assert found != not_this
+    assert name_score(asked, not_this) == 0
+
+
+def test_each_side_saying_what_the_other_does_not_is_another_part():
+    # 0717_emperorcapital_2021_annual p138: "Variable-rate loans receivable 應收浮息貸款" beside a fixed-rate row
+    assert name_score("variable-rate loans receivable", "應收固定利率貸款") == 0
+    assert printed_name("variable-rate loans receivable", ["應收固定利率貸款"]) is None
+
+
+def test_two_labels_as_good_are_no_answer():
+    # 603339's p12 prints 境内 and 境外 rows: a name both would say equally is none of them
+    assert printed_name("equipment", ["冷冻设备", "制冷设备"]) is None
+
+
+@pytest.fixture(scope="module")
+def sifang(tmp_path_factory):
+    from conftest import ingested_home
+    from filings import Filings
+
+    home = ingested_home(tmp_path_factory, "other_language_sifang", [("cn", "603339_sifangkeji_2019_annual.pdf")],
+                         dense=False)
+    with Filings(home, read_only=True) as f:
+        yield f
+
+
+def test_an_english_question_reads_a_chinese_reports_part(sifang):
+    """603339 2019 annual p12: 冷冻设备 营业收入 371,318,215.91 (元); the company's total is not given for it."""
+    a = sifang.ask("What revenue did Sifang Technology's freezing equipment products bring in for 2019?")
+    assert a.status == "answered" and a.passages
+    first = a.passages[0]
+    assert first.source["page"] == 12 and "冷冻设备" in first.text and "371,318,215.91" in first.text
+    assert not a.rows  # a part: no stored total in its place
