@@ -22,7 +22,8 @@ from router.line_items import (asks_amount, asks_line_item, line_item_passages, 
                                topic_labels)
 from router import statement_items
 from router.other_language_names import printed_labels
-from router.part_rows import ends_at_part, names_part, part_heading, part_row_passages
+from router.part_rows import ends_at_part, is_part, names_part, part_heading, part_row_passages
+from router.segment_facts import part_facts
 from router.honesty import checked, unsupported_numbers  # noqa: F401  (unsupported_numbers: public API)
 from router.metric_answer import LIMITED_COVERAGE, MetricAnswerer
 from router.periods import years_named
@@ -39,6 +40,8 @@ PRINTED_EACH = 3  # printed figures quoted per metric and company when no row is
 REASONS_EACH = 2  # printed reasons for a metric's change quoted per metric and company
 STATEMENT_ROW = ("a line item of the consolidated statements, read from its printed row: not one of the warehouse's "
                  "standard metrics, so no other company's or market's figure is mapped to it")
+TAGGED_PART = ("a part of the company's figure (a segment, product or region): the XBRL fact its filing tags with the "
+               "part's member, not the company's total")
 DEDUCTION = ("figures keep the sign the statement prints them with: one in parentheses is negative in the statement's "
              "own arithmetic (a deduction, or a reversal on a cost line)")
 
@@ -208,6 +211,12 @@ class Router:
                                   caveats=[STATEMENT_ROW, *([DEDUCTION] if item.deductions else []),
                                            *(f"not available: {', '.join(item.missing)}" for _ in item.missing[:1])]
                                   + self._coverage([c.company_id for c in plan.companies]))
+        # a part of a metric (a segment's, product's or region's) its filings tag in XBRL: the tagged fact, exact
+        tagged = part_facts(self.con, plan, [(w, m) for w, m in self._part_pairs(plan) if is_part(w)])
+        if tagged is not None:
+            return self._base(plan, status="answered", answer=tagged.text, rows=tagged.rows, passages=[],
+                              caveats=[TAGGED_PART, *(f"not available: {', '.join(tagged.missing)}" for _ in tagged.missing[:1])]
+                              + self._coverage([c.company_id for c in plan.companies]))
         if self.searcher is None:
             return self._base(plan, status="no_data",
                               reason="the narrative search index is not built for this warehouse")
@@ -253,9 +262,12 @@ class Router:
         if headcount and not reasons:  # how many people: a passage that prints a number of them, or no_data
             why = bool(words("why").search(fold(plan.question)))  # why the count moved: the sentence after it too
             counts = [] if why else [span_passage(p, *span) for p in passages if (span := headcount_span(p.text))]
-            counts = counts or [span_passage(p, *with_cause(p.text, *span) if why else span)
-                                for p in self.searcher(searched, filters_for(plan), whole=True)
-                                if (span := headcount_span(p.text))]
+            # the question's own words may find the staff's other pages (pay, training, agency staff): the words
+            # a headcount is printed with alone, last
+            for query in (searched, plan.model_copy(update={"question": HEADCOUNT_TERMS})):
+                counts = counts or [span_passage(p, *with_cause(p.text, *span) if why else span)
+                                    for p in self.searcher(query, filters_for(plan), whole=True)
+                                    if (span := headcount_span(p.text))]
             if not counts:
                 return self._refused(plan, "no passage in the indexed filings prints a number of employees: the "
                                      "passages found are about staff, not a count of them")

@@ -53,7 +53,9 @@ HEADCOUNT = "employees"  # what :func:`counted` returns for a question about how
 # the words joined to a headcount question's search: the count is printed in either language
 HEADCOUNT_TERMS = "employees employed staff 员工 在职员工 雇员"
 _PEOPLE = r"(?:employees|people|persons|staff|workers|associates|team\s+members|colleagues|full[- ]time\s+equivalents?)"
-_COUNT_WORDS = r"(?:(?:full|part)[- ]time\s+|permanent\s+|total\s+|regular\s+|active\s+)*"  # words between a count and people
+# words between a count and people ("57,500 full- and part-time employees")
+_COUNT_WORDS = (r"(?:(?:full|part)(?:[- ]time)?-?\s+(?:and|or|&)\s+|(?:full|part)[- ]time\s+|permanent\s+|total\s+|"
+                r"regular\s+|active\s+)*")
 _HEADCOUNT_EN = re.compile(
     r"(?<![\d.,$])(?:\d{1,3}(?:,\d{3})+|\d{2,6})(?![\d.,%])\s+" + _COUNT_WORDS + _PEOPLE + r"\b|"
     r"(?<![\d.,$])\d+(?:\.\d+)?\s+(?:million|thousand)\s+" + _COUNT_WORDS + _PEOPLE + r"\b|"  # 2.2 million associates

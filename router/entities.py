@@ -78,11 +78,27 @@ def short_name(name: str) -> str | None:
     return short if short and short.lower() != name.lower() else None
 
 
+# the ways a Latin name is written besides its printed form: "S&T Holdings" as "ST Holdings" and "S and T Holdings",
+# "Hong Kong Finance" as "HK Finance", "Eco-Tek" as "EcoTek" and "Eco Tek"
+_WRITTEN = ((re.compile(r"\s*&\s*"), ("", " and ")), (re.compile(r"\bhong kong\b"), ("hk",)), (re.compile(r"\bhk\b"), ("hong kong",)),
+            (re.compile(r"(?<=\w)-(?=\w)"), ("", " ")))
+
+
+def written_forms(name: str) -> list[str]:
+    """A folded Latin name's other common spellings (one change each), without the name itself."""
+    if _CJK.search(name):
+        return []
+    return [v for pattern, replacements in _WRITTEN if pattern.search(name)
+            for v in dict.fromkeys(re.sub(r"\s+", " ", pattern.sub(r, name)).strip() for r in replacements) if v != name]
+
+
 def _usable(alias: str) -> bool:
     key = alias_key(fold(alias))
     words = re.findall(r"[\w&'-]+", key)
     generic = generic_company_words()
-    if not words or all(w in generic for w in words) or key in generic:
+    # words shared by many legal names identify no company, unless three or more of them make one's name together
+    # ("Hong Kong Finance Investment")
+    if not words or (all(w in generic for w in words) and len(words) < 3) or key in generic:
         return False
     if re.fullmatch(r"\d+", key):
         return False
@@ -105,6 +121,9 @@ def build_lexicon(con: duckdb.DuckDBPyConnection) -> Lexicon:
         if derived and not _CJK.search(folded) and len(folded.split()) == 1:
             exact = fold(text).strip()  # "Square" from "SQUARE, INC.": not the word "square"
         names.setdefault((folded, company_id), Entry(company_id, folded, via, exact))
+        for form in written_forms(folded):
+            if _usable(form):
+                names.setdefault((form, company_id), Entry(company_id, form, via))
 
     for alias, company_id, kind in con.execute("SELECT alias, company_id, kind FROM aliases").fetchall():
         if kind in ("code", "ticker"):
@@ -193,13 +212,12 @@ def find_companies(question: str, lex: Lexicon) -> list[CompanyRef]:
         code = _code_of(m, text)
         if code and code in lex.codes:
             hit(m.start(), m.end(), lex.codes[code], "code")
-    # names, longest first: CJK as substrings, Latin as whole words through one alternation
-    for entry in lex.names:
-        if _CJK.search(entry.text):
-            start = lower.find(entry.text)
-            while start != -1:
-                hit(start, start + len(entry.text), entry.company_id, entry.via)
-                start = lower.find(entry.text, start + 1)
+    # names, longest first: CJK as substrings (of two as long that overlap, the one read first: 金宇生物股份回购 is
+    # 金宇生物 and 股份回购, not 生物股份), Latin as whole words through one alternation
+    cjk = [(m.start(), entry) for entry in lex.names if _CJK.search(entry.text)
+           for m in re.finditer(f"(?={re.escape(entry.text)})", lower)]
+    for start, entry in sorted(cjk, key=lambda x: (-len(x[1].text), x[0])):
+        hit(start, start + len(entry.text), entry.company_id, entry.via)
     pattern = lex.latin_pattern()
     if pattern is not None:
         by_text: dict[str, list[Entry]] = {}

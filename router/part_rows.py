@@ -35,7 +35,10 @@ _FIGURE = re.compile(r"[(\-–]?\s?(?:[$¥￥]|HK\$|US\$|S\$|RMB)?\s?\d[\d,]*(?:
 # what may stand between a row's label and its first figure: leaders, spacing, a currency, a name or note in brackets
 _ROW_GAP = re.compile(r"(?:[\s.·…:：$¥￥_）)-]|HK\$|US\$|S\$|RMB|[（(][^()（）\n]{0,40}[)）])*", re.I)
 _AMOUNT = re.compile(r"\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+\.\d{2,}")
-_WRAPPED_GAP = re.compile(r"(?:[\s.·…:：$¥￥_）)%-]|[（(][^()（）\n]{0,40}[)）]|[\u4e00-\u9fff]{1,4}|\d+(?:\.\d+)?)*")
+# (a bracketed note the text layer wrapped round the row's figures: "境外（包括北美、欧洲、除中" / "2,474,968,710.69 ..." /
+# "国大陆地区以外的亚洲地区）")
+_WRAPPED_GAP = re.compile(r"(?:[\s.·…:：$¥￥_）)%-]|[（(][^()（）\n]{0,40}[)）]|[（(][^()（）\n]{0,40}(?=\n)|[\u4e00-\u9fff]{1,4}|"
+                          r"\d+(?:\.\d+)?)*")
 # what may stand before a part's name on its row: a bullet, a numbering, an opening bracket, the part's other name
 _ROW_HEAD = re.compile(r"[\s•●■◆▪·\-–—*（(]*(?:[a-z0-9ivx]{1,4}[.)）]\s*)?(?:[\u4e00-\u9fff]{1,12}\s*[（(])?\s*$", re.I)
 # a row's label may go on past the part's name with what it covers ("General building works and associated services")
@@ -46,6 +49,14 @@ _FOOTNOTE = re.compile(r"[（(]\d{1,2}[)）]")
 _YEARS_HEADER = re.compile(r"(?:19|20)\d\d[^\S\n]+(?:19|20)\d\d[^\S\n]*(?:[^\S\n]+(?:19|20)\d\d)*[^\S\n]*\n")
 HEADING_MAX = 60  # a heading line is at most this long
 SENTENCE_GAP = 12  # a sentence names the part and then the metric: at most this many characters between them
+SENTENCE_GAP_ZH = 32  # in Chinese, when the words between name no other part ("小分子业务保持稳定发展，收入基本持平，毛利率")
+SENTENCE_WINDOW = 200  # and its figure within this many characters after that, in the same sentence
+# the metric named first: "... margin for|of|from|in [the] PART", then its figures in brackets or after a verb
+_METRIC_OF_PART = re.compile(r"\s+(?:for|of|from|in|at)\s+(?:the\s+|its\s+|our\s+)?", re.I)
+_PART_FIGURES = re.compile(r"(?:\s*(?:segment|business|division)s?)?\s*(?:\([^()]{0,120}\)|(?:was|were|is|of|amounted\s+to|"
+                           r"reached|totall?ed)\s+(?:approximately\s+|about\s+)?[^\s,;.]*\d[\d,.]*%?(?:\s+(?:million|billion))?)",
+                           re.I)
+_SENTENCE_STOP = re.compile(r"[。；;]|(?<![A-Z])\.(?=\s)")
 _METRIC_ROW_HEAD = re.compile(r"[\s•●■◆▪·\-–—*]*(?:segment|total|reportable segment|分部|板块)?\s*$", re.I)
 
 
@@ -160,6 +171,26 @@ def part_row_span(text: str, name: re.Pattern, labels: list[str], kind: str | No
     return None
 
 
+# a table's heading line that says whose year its figures are ("2023年度", "二零二三年", "Year ended 31 December 2023")
+_YEAR_HEADING = re.compile(r"[^\S\n]*(?:(?:19|20)\d\d[^\S\n]*年度?|[二〇零一三四五六七八九]{4}年度?|(?:19|20)\d\d|(?:for[^\S\n]+)?(?:the[^\S\n]+)?"
+                           r"(?:fiscal[^\S\n]+)?year[^\S\n]+ended[^\n]{0,30}(?:19|20)\d\d|截至[^\n]{0,20}(?:19|20)\d\d年[^\n]{0,12}止年度)[^\S\n]*",
+                           re.I)
+
+
+def with_year_heading(text: str, start: int) -> int:
+    """A quote's start moved up to the heading of its year when one of the two lines above it is one (a comparative
+    year's table printed under "2023年度" is read as that year's)."""
+    at = start
+    for _ in range(2):
+        if at <= 0:
+            break
+        prev = text.rfind("\n", 0, at - 1) + 1
+        if _YEAR_HEADING.fullmatch(text[prev: at - 1]):
+            return prev
+        at = prev
+    return start
+
+
 def part_table_span(text: str, name: re.Pattern, labels: list[str]) -> tuple[int, int] | None:
     """The span from the part's heading to the end of the metric's row under it, or None."""
     lower = text.casefold()
@@ -183,23 +214,52 @@ def part_table_span(text: str, name: re.Pattern, labels: list[str]) -> tuple[int
                 if line_start > m.end() and _METRIC_ROW_HEAD.fullmatch(text[line_start: at]) and figure is not None \
                         and _ROW_GAP.fullmatch(text[at + len(label): figure.start()]):
                     row_end = text.find("\n", figure.end())
-                    return head, len(text) if row_end < 0 else row_end
+                    return with_year_heading(text, head), len(text) if row_end < 0 else row_end
                 at = lower.find(label, at + 1, window_end)
     return None
 
 
 def part_sentence_span(text: str, name: re.Pattern, labels: list[str], kind: str | None) -> tuple[int, int] | None:
     """The span of a sentence that names the part, then the metric with its figure ("公司境外主营业务收入 154,144.57 万元",
-    "Digital Marketing revenue was $1,508.9 million"), from the start of its line, or None."""
+    "Digital Marketing revenue was $1,508.9 million", "小分子业务保持稳定发展，收入基本持平，毛利率 45.17%"), or the metric,
+    then the part, then its figures ("gross profit margin for foundation and site formation works (2020: approximately
+    12.7%; 2021: approximately 6.4%)"), from the start of its line, or None."""
     for m in name.finditer(text):
-        rest = text[m.end():]
+        # the sentence the part is named in (the page's later labels are other sentences')
+        stop = _SENTENCE_STOP.search(text, m.end(), m.end() + SENTENCE_GAP_ZH + SENTENCE_WINDOW)
+        rest = text[m.end(): stop.end() if stop else m.end() + SENTENCE_GAP_ZH + SENTENCE_WINDOW]
         span = figure_span(rest, labels, kind)
-        if span is not None and span[0] <= SENTENCE_GAP and not re.search(r"[。；;\n]", rest[: span[0]]) \
+        if span is None:
+            continue
+        gap = rest[: span[0]]
+        # a Chinese sentence may say other things of the part before the metric, if it names no other part
+        limit = SENTENCE_GAP_ZH if CJK.search(m.group(0)) and not any(w in gap for w in part_markers()) else SENTENCE_GAP
+        # (a line the text layer wrapped inside the sentence is no break: "TIDES" / "业务收入达到人民币 50.3 亿元")
+        # (nor one year's figure in brackets: "services (2020: gross profit margin of approximately 10.9%; 2021: ...")
+        if span[0] <= limit and not re.search(r"[。；;]|\n.*\n|(?:19|20)\d\d\s*[:：]", gap) \
                 and not _YEARS_HEADER.search(rest[: span[1]]):  # a table's header of years is no sentence's figure
             end = m.end() + span[1]
             clause = re.compile(r"[，。；;\n]|,(?!\d)").search(text, end, end + 40)  # with its unit: to the clause's end
             return text.rfind("\n", 0, m.start()) + 1, clause.start() if clause else end
+    lower = text.casefold()
+    for label in labels:
+        for found in re.finditer(re.escape(label).replace(r"\ ", r"\s+"), lower):  # (a label wrapped over lines)
+            at = found.start()
+            link = _METRIC_OF_PART.match(text, found.end())
+            part = name.match(text, link.end()) if link else None
+            if part is None:
+                continue
+            figures = _PART_FIGURES.match(text, part.end())
+            if figures is not None and _FIGURE.search(figures.group(0)):
+                return text.rfind("\n", 0, at) + 1, figures.end()
     return None
+
+
+def is_part(qualifier: str) -> bool:
+    """Is a qualifier of a metric a part of it, not an adjusted measure, another figure ("goodwill impairment") or
+    another standard?"""
+    return not (non_gaap_words().search(qualifier) or other_figure_words().regex.fullmatch(qualifier)
+                or any(p.regex.fullmatch(qualifier) for p in standard_words().values()))
 
 
 def part_row_passages(searcher: Callable, plan: QueryPlan,
@@ -214,9 +274,8 @@ def part_row_passages(searcher: Callable, plan: QueryPlan,
     years = {p.fiscal_year for p in plan.periods if p.fiscal_year}
     out: list[Passage] = []
     for qualifier, metric in plan.non_gaap:
-        if non_gaap_words().search(qualifier) or other_figure_words().regex.fullmatch(qualifier) \
-                or any(p.regex.fullmatch(qualifier) for p in standard_words().values()):
-            continue  # an adjusted measure, another figure ("goodwill impairment"), another standard: no part
+        if not is_part(qualifier):
+            continue
         own, other = part_names(qualifier)
         labels = labels_of(metric)
         kind = metrics()[metric].kind if metric in metrics() else None
@@ -236,8 +295,9 @@ def part_row_passages(searcher: Callable, plan: QueryPlan,
             query = plan.model_copy(update={"sections": [], "question": " ".join([plan.question, label, names])})
             found = _found([*searcher(query, filters, whole=True), *evidence], ([simplified_in_place(label)],), labels, kind,
                            several=len(years) > 1)
-        # several years asked: the tables that print the most of them first (the latest report's, "2022 2021 2020")
-        found.sort(key=lambda q: -len(years & years_named(q.text)))
+        # several years asked: the tables that print the most of them first (the latest report's, "2022 2021 2020");
+        # a table under another year's heading only (a comparative year's) last
+        found.sort(key=lambda q: (-len(years & years_named(q.text)), bool(years_named(q.text))))
         out += found[:PARTS_EACH]
     return out
 

@@ -80,7 +80,9 @@ def part_of(question: str, start: int, named: list[tuple[int, int]], flow: bool 
         # ("Wisdom Education International revenue")
         place = word not in legal_form_words() and word not in own_names and (word in place_words() or (
             word in generic_company_words() and any(b <= m.start(1) for a, b in companies_at)))
-        if word not in nouns and (len(word) < 3 and not place or word in plain or _NO_PART.match(word) or (
+        # a comparison word that begins a place's name is the place's ("Greater China" is no "greater")
+        of_place = place and bool(words_) and words_[0] in place_words()
+        if word not in nouns and (len(word) < 3 and not place or word in plain and not of_place or _NO_PART.match(word) or (
                 not named_part and not place and (word in not_company_words() or word in generic_company_words()))):
             break
         words_.insert(0, word)

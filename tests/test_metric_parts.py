@@ -23,6 +23,7 @@ def f(tmp_path_factory):
     ("What were Walmart's advertising sales in Q2 fiscal 2025?", "advertising"),
     ("Walmart eCommerce net sales Q2 fiscal 2025", "ecommerce"),
     ("What was Walmart's Sam's Club membership revenue in Q2 fiscal 2025?", "membership"),
+    ("Walmart Greater China net sales Q2 fiscal 2025", "greater china"),  # a place that begins with a comparison word
 ])
 def test_a_word_before_the_metric_names_a_part(f, question, part):
     plan = f.plan(question)

@@ -83,6 +83,11 @@ def test_names_are_recorded_with_their_source(f):
     ("首都創投的收益", "capital_vc"),                          # the Chinese name (Traditional)
     ("CNI VC Limited total assets", "capital_vc"),         # the name it carries on business under
     ("香港金融投資控股集團2020年末流動比率", "hk_finance_investment"),  # a former name from a change of names
+    # written the other common ways: "&" dropped, "Hong Kong" as HK (master names "S&T Holdings Limited", "Hong Kong
+    # Finance Investment Holding Group Limited"); generic words only, but four of them together are its name
+    ("ST Holdings gross margin 2020", "st_holdings"), ("S and T Holdings revenue 2020", "st_holdings"),
+    ("HK Finance Investment revenue 2020", "hk_finance_investment"),
+    ("Hong Kong Finance Investment revenue 2020", "hk_finance_investment"),
     ("HK:2359 revenue", "wuxi_apptec"), ("SEHK:02359 revenue", "wuxi_apptec"), ("2359 HK revenue", "wuxi_apptec"),
     ("SH600080 revenue", "jinhua"), ("600080.SS revenue", "jinhua"),
 ])
@@ -103,6 +108,7 @@ def test_a_chinese_subject_the_warehouse_does_not_hold_is_refused(f, question):
 def test_a_name_two_companies_share_identifies_neither(f):
     planner = Planner(f.con)
     assert planner.plan("Holdings Limited revenue").companies == []  # legal-form words only
+    assert planner.plan("Hong Kong revenue in 2020").companies == []  # two generic words name no company
 
 
 def test_legal_form_words_leave_the_short_name():

@@ -138,3 +138,40 @@ def test_a_footnote_mark_or_a_row_of_percentages_is_no_parts_amount():
     assert part_row_span(comps, pattern, labels_of("revenue"), "money") is None
     sentence = "Sam's Club U.S. had net sales of $90.2 billion for fiscal 2025"
     assert not ends_at_part(sentence, "sam club u.s")
+
+
+@pytest.mark.parametrize("number, year, figure", [(241, "2024年度", "71,255"), (242, "2023年度", "96,161")])
+def test_a_segment_columns_table_is_quoted_with_its_years_heading(number, year, figure):
+    """000001 2024 annual p241 prints the business segments' table under "2024年度" (零售金融业务 营业收入 71,255), p242 the
+    comparative under "2023年度" (96,161): each quote carries its year, so the comparative is not read as the year's."""
+    quote = quoted(page("cn", "000001_pinganyinhang_2024_annual.pdf", number), "零售金融业务", "revenue")
+    assert quote is not None and quote.startswith(year) and figure in quote
+
+
+def test_a_rows_bracketed_note_wrapped_round_its_figures():
+    """002821 2025 interim p15 (分地区): "境外（包括北美、欧洲、除中" / "2,474,968,710.69 77.63% ..." / "国大陆地区以外的亚洲地区）"."""
+    quote = quoted(page("cn", "002821_kailaiying_2025_interim.pdf", 15), "境外", "revenue")
+    assert quote is not None and "2,474,968,710.69" in quote and "营业收入" in quote
+
+
+def test_a_parts_sentence_is_read_to_its_own_figure():
+    """603259 2025 interim p12: "- 实验室分析与测试业务收入人民币 18.9 亿元，同比增长 0.4%。其中，药物安全性评价业务收入同比下降
+    2.2%": the part's sentence gives its own figure, not a later sentence's."""
+    quote = quoted(page("cn", "603259_yaomingkangde_2025_interim.pdf", 12), "实验室分析与测试业务", "revenue")
+    assert quote is not None and quote.replace("\n", "").endswith("18.9 亿元")
+
+
+def test_a_chinese_sentence_says_other_things_of_the_part_before_its_metric():
+    """002821 2025 Q1 p3: "新兴业务收入同比增长超 80%，毛利率 33.05%" (the same sentence gives 小分子业务's margin earlier)."""
+    quote = quoted(page("cn", "002821_kailaiying_2025_q1.pdf", 3), "新兴业务", "gross_margin")
+    assert quote is not None and quote.endswith("毛利率 33.05%")
+
+
+def test_a_metric_named_before_its_part_with_each_years_figure():
+    """1741_riying_2021_annual p8: "... a decrease in gross profit margin for foundation and site formation works (2020:
+    approximately 12.7%; 2021: approximately 6.4%)"; "a gross loss margin for general building works and associated
+    services (2020: gross profit margin of approximately 10.9%; ..." gives that part's 2020 figure only: none of it."""
+    text = page("hk", "1741_riying_2021_annual.pdf", 8)
+    quote = quoted(text, "foundation and site formation works", "gross_margin")
+    assert quote is not None and quote.endswith("(2020: approximately 12.7%; 2021: approximately 6.4%)")
+    assert quoted(text, "general building works and associated services", "gross_margin") is None
