@@ -236,6 +236,7 @@ def figure_passages(passages: list[Passage], metric: str, whole_line: bool = Fal
     kind = metrics()[metric].kind if metric in metrics() else None
     out = []
     from router.per_share_sentences import per_share_sentence_span  # it reads figures by this module's rules
+    from router.respectively import respectively_span
 
     for p in passages:
         span = figure_span(p.text, labels, kind)
@@ -243,6 +244,8 @@ def figure_passages(passages: list[Passage], metric: str, whole_line: bool = Fal
             span = per_share_sentence_span(p.text, metric, years)
         if span is None:  # an HK page printed in English and Chinese side by side: its Chinese column
             span = column_span(simplified_in_place(p.text), labels, lambda column, chinese: figure_span(column, chinese, kind))
+        if span is None:  # one of several figures listed with their names, read by its place ("..., respectively")
+            span = respectively_span(p.text, labels)
         if span is None:
             continue
         out.append(row_passage(p, span, whole_line))

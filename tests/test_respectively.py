@@ -1,0 +1,34 @@
+"""A figure listed with others and read by its place (router/respectively.py). Expected figures from
+0860_apollofuture_2021_annual-mda-extract p3: "The Group's inventory turnover, accounts receivable turnover and
+accounts payable turnover periods for the year were 159 days, 25 days and 58 days, respectively."."""
+
+from __future__ import annotations
+
+import pytest
+
+from conftest import require_corpus
+from router.fallback import labels_of
+from router.respectively import respectively_span
+
+
+@pytest.fixture(scope="module")
+def text():
+    from parsers.pdf_pages import read_pages
+
+    return read_pages(require_corpus("hk", "0860_apollofuture_2021_annual-mda-extract.pdf"))[2].text
+
+
+@pytest.mark.parametrize("metric, last", [("days_inventory_outstanding", "159 days"),
+                                          ("days_sales_outstanding", "25 days"),
+                                          ("days_payable_outstanding", "58 days")])
+def test_a_listed_figure_is_read_by_its_place(text, metric, last):
+    span = respectively_span(text, labels_of(metric))
+    assert span is not None and text[span[0]: span[1]].endswith(last)
+    assert "inventory turnover" in text[span[0]: span[1]]
+
+
+def test_a_list_of_another_length_or_a_name_of_all_is_none():
+    sentence = "The revenue and net profit of the Group for 2021 and 2020 were HK$1.2 million and HK$3.4 million, respectively."
+    assert respectively_span(sentence, labels_of("revenue")) is None
+    listed = "Its inventory turnover and receivable turnover periods were 10 days and 20 days, respectively."
+    assert respectively_span(listed, ["turnover period"]) is None  # words every listed name has name none of them
