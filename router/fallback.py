@@ -246,10 +246,18 @@ def figure_passages(passages: list[Passage], metric: str, whole_line: bool = Fal
             span = column_span(simplified_in_place(p.text), labels, lambda column, chinese: figure_span(column, chinese, kind))
         if span is None:  # one of several figures listed with their names, read by its place ("..., respectively")
             span = respectively_span(p.text, labels)
-        if span is None:
+        if span is None or of_other_year(p.text, span[0], years):
             continue
         out.append(row_passage(p, span, whole_line))
     return out
+
+
+def of_other_year(text: str, at: int, years: frozenset[int]) -> bool:
+    """Does the Chinese sentence a figure at ``at`` is in name the year it is of, and none asked ("2018年度利润分配以 ...
+    为基数，每股派发现金红利 0.2 元" for 2019)?"""
+    start = max(text.rfind("。", 0, at), text.rfind("\n\n", 0, at), -1) + 1
+    named = {int(y) for y in re.findall(r"((?:19|20)\d\d)\s*年\s*(?:年\s*)?度", text[start: at])}
+    return bool(years and named and not named & years)
 
 
 def span_passage(p: Passage, start: int, end: int) -> Passage:
@@ -328,14 +336,21 @@ def search_for_figures(searcher: Callable, plan: QueryPlan, whole_line: bool = F
         # the metric's printed names join the question's words: shorthand ("FCF", "top line") is not what pages print,
         # and an English question about an A-share or HK issuer is answered by a page printed in Chinese
         names = " ".join(dict.fromkeys([*printed_names(metric).values(), *per_share_sentence_words().get(metric, [])[:2]]))
-        query = plan.model_copy(update={"sections": [], "question": f"{plan.question} {names} {hint}".strip()})
-        evidence = searcher(query, filters, whole=True)  # the unit's whole text: the figure may be in any sentence
-        if asked and getattr(evidence, "widened", None):
-            continue  # found only outside the asked period's reports
-        taken: dict[str, int] = {}
-        evidence = consolidated_first(list(evidence))
         years = frozenset(p.fiscal_year for p in plan.periods if p.fiscal_year)
-        for p in (cut(evidence, metric) if cut else figure_passages(evidence, metric, whole_line, years)):
+        # none found by the metric's printed names: by every Chinese name it is printed with too (每股派发现金红利)
+        chinese = " ".join(w for w in labels_of(metric) if _CJK.search(w))
+        quoted: list[Passage] = []
+        for words in (names, chinese):
+            query = plan.model_copy(update={"sections": [], "question": f"{plan.question} {words} {hint}".strip()})
+            evidence = searcher(query, filters, whole=True)  # the unit's whole text: the figure may be in any sentence
+            if asked and getattr(evidence, "widened", None):
+                break  # found only outside the asked period's reports
+            evidence = consolidated_first(list(evidence))
+            quoted = cut(evidence, metric) if cut else figure_passages(evidence, metric, whole_line, years)
+            if quoted or not chinese:
+                break
+        taken: dict[str, int] = {}
+        for p in quoted:
             taken[p.company_id] = taken.get(p.company_id, 0) + 1
             if each is None or taken[p.company_id] <= each:
                 found.append(p)

@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 
 from mappings.vocabulary import per_share_sentence_words
-from router.fallback import LABEL_NUMBER_WINDOW, figure_span_number
+from router.fallback import LABEL_NUMBER_WINDOW, figure_span_number, of_other_year
 from router.periods import years_named
 
 # a part of the year's figure, or one converted or looked ahead to, when these stand right before the words
@@ -29,9 +29,20 @@ _PER_SHARE_AFTER = re.compile(r"\s*(?:hk|us|rmb|s)?\s*(?:cents?|仙|dollars?)?\s
 _YEARS_AFTER = re.compile(r"(?:[^.;。；]|\.(?=\d)){0,80}?\b(?:in|for)\s+(?:fiscal\s+(?:years?\s+)?)?((?:19|20)\d\d)\b", re.I)
 
 
+# an A-share profit distribution's cash dividend for every ten shares ("拟向全体股东每10股派发现金红利0.3元（含税）"),
+# quoted as printed: the figure is ten shares'
+_PER_TEN_SHARES = re.compile(r"每\s*10\s*股\s*派(?:发|發)?(?:现金|現金)?(?:红利|紅利|股利|股息)?\s*(?:人民币|人民幣)?\s*\d+(?:\.\d+)?\s*元"
+                             r"(?:\s*[（(]含税[)）])?")
+
+
 def per_share_sentence_span(text: str, metric: str, years: frozenset[int] = frozenset()) -> tuple[int, int] | None:
     """(start, end) of "<words> ... <figure> per share" for ``metric``, or None. When the sentence names the years of
-    its figures, the first figure is the first year's: read only when that is one of ``years`` (the years asked)."""
+    its figures, the first figure is the first year's: read only when that is one of ``years`` (the years asked). An
+    A-share report's dividend for every ten shares is read as printed, from its sentence's start."""
+    for ten in _PER_TEN_SHARES.finditer(text) if metric == "dividends_per_share" else ():
+        # the year whose profit it distributes ("2018年年度股东大会", "2019年度利润分配预案"): none other than those asked
+        if not of_other_year(text, ten.start(), years):
+            return max(text.rfind("。", 0, ten.start()) + 1, text.rfind("\n\n", 0, ten.start()) + 1, 0), ten.end()
     lower = text.casefold()
     for word in per_share_sentence_words().get(metric, []):
         pattern = r"(?<![\w&-])" + re.escape(word).replace(r"\ ", r"[\s-]+") + r"(?![\w&-])"

@@ -1,0 +1,36 @@
+"""A dividend printed in a sentence (router/per_share_sentences.py, router/fallback.py): an A-share report's cash
+dividend for every ten shares, of the year asked and of no other. Expected text from the pages named beside each case."""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+from conftest import require_corpus
+from router.fallback import figure_passages
+from router.per_share_sentences import per_share_sentence_span
+from schema.models import Passage
+
+
+@lru_cache(maxsize=None)
+def page(name: str, number: int) -> str:
+    from parsers.pdf_pages import read_pages
+
+    return read_pages(require_corpus("cn", name))[number - 1].text
+
+
+def test_a_dividend_for_every_ten_shares_is_read_for_its_year():
+    """600080 2024 annual p47: "公司2024年度利润分配预案为：... 拟向全体股东每10 股派发现金红利0.3元（含税）"."""
+    text = page("600080_jinhuagufen_2024_annual.pdf", 47)
+    span = per_share_sentence_span(text, "dividends_per_share", frozenset({2024}))
+    assert span is not None and text[span[0]: span[1]].replace("\n", "").endswith("派发现金红利0.3元（含税）")
+    assert per_share_sentence_span(text, "dividends_per_share", frozenset({2023})) is None  # 2024年度's, not 2023's
+
+
+def test_another_years_dividend_is_no_answer():
+    """603339 2019 annual p143: "2019年5月13日经公司 2018年度股东大会审议通过，2018年度利润分配以方案实施后的公司总股本
+    210,674,875 股为基数，每股派发现金红利 0.2 元（含税）": the 2018 dividend, paid in 2019."""
+    text = page("603339_sifangkeji_2019_annual.pdf", 143)
+    passage = Passage(text=text, company_id="sifang_tech", source={"doc_name": "603339_sifangkeji_2019_annual", "page": 143})
+    assert "每股派发现金红利 0.2" in text
+    assert figure_passages([passage], "dividends_per_share", years=frozenset({2019})) == []
+    assert figure_passages([passage], "dividends_per_share", years=frozenset({2018}))
