@@ -123,6 +123,9 @@ _DATE_BEFORE = re.compile(_MONTHS + r"\s*$", re.I)  # "October 31"
 # the change
 _CHANGE_BEFORE = re.compile(r"(?:\b(?:by|from|increased|decreased|rose|fell|grew|declined|dropped)|%\)?\s+or)"
                             r"(?:\s+(?:approximately|about|around))?\s*(?:[A-Z]{1,3}\$?|\$)?\s*$")
+# in Chinese, the earlier figure and the change before the figure a label went to ("由上年同期的39.1%下降至29.4%")
+_CJK_FROM_TO = re.compile(r"\s*(?:由|从|從)[\u4e00-\u9fff]{0,8}?\s*[\d.,]+\s*(?:%|％|亿元|万元|元)?\s*"
+                          r"(?:下降|上升|增加|减少|減少|提升|提高|降低|增长|增長|变为|變為)?\s*(?:至|到)\s*")
 # a sentence ends between the label and the number: the number is another sentence's
 _SENTENCE_END = re.compile(r"[a-z)]{2}[.;]\s+[A-Z(]|[。；]")
 _CHANGE_OF = re.compile(r"(?:increase|decrease|growth|decline|drop|rise|change|reduction)s?\s+in\s+(?:the\s+)?"
@@ -195,7 +198,10 @@ def figure_span(text: str, labels: list[str], kind: str | None = None) -> tuple[
                 if _CHANGE_BEFORE.search(window[: n.start()]) or (kind == "money" and token.rstrip(")").endswith("%")):
                     continue  # "decreased by 62.4% to RMB9,085.4 million", "from HK$357.6 million to ...": the change
                     # or the earlier figure; the amount comes after them
-                if cjk and not _CJK_GAP.fullmatch(window[: n.start()]):
+                moved = _CJK_FROM_TO.match(window) if cjk else None  # 由上年同期的39.1%下降至29.4%: the figure it went to
+                if moved is not None and n.end() <= moved.end():
+                    continue
+                if cjk and moved is None and not _CJK_GAP.fullmatch(window[: n.start()]):
                     break  # Chinese runs on without spaces: 总资产收益率 0.77 is not 总资产's figure
                 if cjk and re.search("分别|分別", window[: n.start()]) and re.search(r"[、及和与與,，]\s*$", lower[: m.start()]):
                     break  # "核心一级资本充足率、一级资本充足率及资本充足率分别为 9.12%、...": the first figure is the first label's

@@ -135,6 +135,8 @@ def part_row_span(text: str, name: re.Pattern, labels: list[str], kind: str | No
         # 12,735 9,145"): the English name before a Chinese one, the Chinese name after an English one
         if not _ROW_HEAD.fullmatch(head) and not (chinese and _ENGLISH_NAME.fullmatch(head)):
             continue
+        if chinese and CJK.match(text, m.end()) and not text.startswith((*labels, *part_markers()), m.end()):
+            continue  # a longer term (主营业务成本 for 主营业务), unless it goes on with the metric or a part noun
         label_end = m.end() + (_LABEL_GOES_ON.match(text, m.end()).end() - m.end() if not chinese else 0)
         if not chinese and (other := _CHINESE_NAME.match(text, label_end)):
             label_end = other.end()

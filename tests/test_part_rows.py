@@ -175,3 +175,11 @@ def test_a_metric_named_before_its_part_with_each_years_figure():
     quote = quoted(text, "foundation and site formation works", "gross_margin")
     assert quote is not None and quote.endswith("(2020: approximately 12.7%; 2021: approximately 6.4%)")
     assert quoted(text, "general building works and associated services", "gross_margin") is None
+
+
+def test_a_figure_a_chinese_sentence_says_a_part_went_to():
+    """300347 2025 interim p19: "主营业务毛利率\\n由上年同期的 39.1%下降至 29.4%" (the year's is the one it went to); the
+    table above it prints "主营业务成本 224,430.98 200,620.17", a longer term's row, not 主营业务's."""
+    text = page("cn", "300347_taigeyiyao_2025_interim.pdf", 19)
+    quote = quoted(text, "主营业务", "gross_margin")
+    assert quote is not None and quote.endswith("29.4%") and "主营业务成本" not in quote
