@@ -14,7 +14,7 @@ from mappings.metrics import metrics, ratios
 from mappings.vocabulary import fold, non_gaap_words, not_company_words, section_words, words
 from router.entities import unknown_subject
 from router.counts import HEADCOUNT_TERMS, asks_headcount, counted, headcount_span, prints_count
-from router.fallback import (consolidated_first, figure_filters, generic_reading, labels_of, prints_amount,
+from router.fallback import (consolidated_first, figure_filters, figure_span, generic_reading, labels_of, prints_amount,
                              search_for_figures, span_passage)
 from router.measure_names import by_reference, measure_passages
 from router.reasons import HINT as REASON_HINT, printed_reasons, reason_passages, why_labels, with_cause
@@ -52,7 +52,13 @@ def cited(p: Passage, section: bool = False) -> str:
     return f"\"{p.text}\" [{p.source.get('doc_name')} p{p.source.get('page')}{where}]"
 
 
-_NO_OUTLOOK = re.compile(r"expected\s+credit\s+loss(?:es)?|预期信用损失|expected\s+to\s+be\s+settled", re.I)  # accounting terms
+# accounting terms, and a figure measured against an earlier outlook ("well above our outlook of 32.5 billion")
+_NO_OUTLOOK = re.compile(r"expected\s+credit\s+loss(?:es)?|预期信用损失|expected\s+to\s+be\s+settled|"
+                         r"(?:above|below|exceed(?:ed|ing)?|beat|ahead\s+of|in\s+line\s+with|compared\s+(?:with|to)|"
+                         r"versus|vs\.?)\s+(?:our\s+|the\s+|its\s+)?(?:prior\s+|previous\s+|earlier\s+)?"
+                         r"(?:outlook|guidance|forecast)", re.I)
+_SENTENCE = re.compile(r"[.!?。；](?=\s|$)")
+FOLLOW = 300  # a quote that announces what a filing expects is read on to its figure: at most this many characters
 LOOK_BACK = 300  # characters of the page before a quote read with it to tell guidance from what was reported
 _RANGE = re.compile(r"\$\s?\d[\d.,]*\s*(?:[–—-]|to)\s*\$\s?\d|\bmid-?point\b", re.I)  # "$10.45 – $10.65"
 
@@ -287,11 +293,19 @@ class Router:
         if things and not any(prints_count(p.text, things) for p in passages):
             return self._refused(plan, f"no passage in the indexed filings prints a count of {things}: the passages "
                                  "found are about them, not a number of them")
-        if not words("narrative").search(fold(plan.question)):  # (outlook, guidance and why questions are narrative)
+        ahead = bool(words("outlook").search(fold(plan.question)))  # what a filing expects is asked
+        if not ahead and not words("narrative").search(fold(plan.question)):  # (why questions are narrative)
             # an amount of a period that has ended: what a filing expects of a later one (guidance, a forecast) is
             # quoted after what it reports
             quarters = {p.fiscal_period for p in plan.periods if (p.fiscal_period or "").startswith("Q")}
             passages[:] = sorted(passages, key=lambda p: self._looks_ahead(p) and not _names_quarter(p.text, quarters))
+        elif ahead:  # a quote that announces what is expected ("let me turn to the outlook for the fourth quarter."):
+            passages[:] = [self._on_to_figure(p) for p in passages]  # with the sentences after it, to its figure
+        if plan.metrics and ahead:
+            # what a filing expects of a metric: the quotes that print its figure ahead of time first ("Capital
+            # expenditures $400 million to $475 million" under "Fiscal 2023 Outlook")
+            labels = [label for metric in plan.metrics for label in labels_of(metric)]
+            passages[:] = sorted(passages, key=lambda p: not (figure_span(p.text, labels) and self._looks_ahead(p)))
         text = "\n".join(cited(p, section=True) for p in passages[:5])
         widened = [getattr(passages, "widened", None)] if getattr(passages, "widened", None) else []
         return self._base(plan, status="answered", answer=text, passages=list(passages),
@@ -396,6 +410,22 @@ class Router:
             caveats.append(f"passages: {quoted.reason}")
         return self._base(plan, status=status, answer=answer, rows=numbers.rows,
                           passages=[*numbers.passages, *quoted.passages], caveats=caveats, reason=reason)
+
+    def _on_to_figure(self, p: Passage) -> Passage:
+        """A quote whose last sentence speaks of what is expected without a figure, read on up to two sentences of
+        its page to the first that gives one; else as it is."""
+        start, end = p.source.get("char_start"), p.source.get("char_end")
+        ends = [m.end() for m in _SENTENCE.finditer(p.text.rstrip()[:-1])]
+        last = p.text[ends[-1] if ends else 0:]  # the quote's last sentence
+        if start is None or end is None or re.search(r"\d", last) or not words("outlook").search(fold(last)):
+            return p
+        page = self._page_text(p.source.get("document_id"), p.source.get("page")) or ""
+        stops = [m.end() for m in _SENTENCE.finditer(page, end, end + FOLLOW)][:2]
+        for stop in stops:
+            if re.search(r"\d", page[end: stop]):
+                return p.model_copy(update={"text": page[start: stop].rstrip(),
+                                            "source": {**p.source, "char_end": start + len(page[start: stop].rstrip())}})
+        return p
 
     def _looks_ahead(self, p: Passage) -> bool:
         """Does a quote give what a filing expects (guidance, a forecast, a range with its mid-point), read with the

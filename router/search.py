@@ -155,6 +155,13 @@ def filters_for(plan: QueryPlan, purpose: Purpose = EVIDENCE) -> dict:
     if "transcript" in plan.sections:
         filters["kind"] = ["transcript"]
         quarters = sorted({p.fiscal_period for p in plan.periods if p.fiscal_period and p.fiscal_period.startswith("Q")})
+        if quarters and words("outlook").search(plan.question):
+            # what a company expects of a quarter is said on the call of the quarter before ("the Q4 outlook" on the
+            # Q3 call; Q1's on the year before's Q4 call)
+            before = {f"Q{int(q[1]) - 1}" if q != "Q1" else "Q4" for q in quarters}
+            if "Q1" in quarters and filters.get("fiscal_year"):
+                filters["fiscal_year"] = sorted({*filters["fiscal_year"], *(y - 1 for y in filters["fiscal_year"])})
+            quarters = sorted({*quarters, *before})
         if quarters:  # a call is about one fiscal quarter
             filters["fiscal_period"] = quarters
     elif plan.companies and plan.periods and all(p.fiscal_year and p.fiscal_period in REPORT_PERIODS for p in plan.periods):
