@@ -4,7 +4,6 @@ no_data with the reason."""
 
 from __future__ import annotations
 
-import re
 
 from collections.abc import Callable
 
@@ -22,6 +21,7 @@ from router.line_items import (asks_amount, asks_line_item, line_item_passages, 
                                topic_labels)
 from router import statement_items
 from router.other_language_names import printed_labels
+from router.quote_reading import looks_ahead, names_quarter, on_to_figure, to_sentence_end
 from router.part_rows import ends_at_part, is_part, names_part, part_heading, part_row_passages
 from router.segment_facts import part_facts
 from router.honesty import checked, unsupported_numbers  # noqa: F401  (unsupported_numbers: public API)
@@ -50,27 +50,6 @@ def cited(p: Passage, section: bool = False) -> str:
     """A quote as answers print it: "text" [doc_name pN(, section)]."""
     where = f", {p.source['section']}" if section and p.source.get("section") else ""
     return f"\"{p.text}\" [{p.source.get('doc_name')} p{p.source.get('page')}{where}]"
-
-
-# accounting terms, and a figure measured against an earlier outlook ("well above our outlook of 32.5 billion")
-_NO_OUTLOOK = re.compile(r"expected\s+credit\s+loss(?:es)?|预期信用损失|expected\s+to\s+be\s+settled|"
-                         r"(?:above|below|exceed(?:ed|ing)?|beat|ahead\s+of|in\s+line\s+with|compared\s+(?:with|to)|"
-                         r"versus|vs\.?)\s+(?:our\s+|the\s+|its\s+)?(?:prior\s+|previous\s+|earlier\s+)?"
-                         r"(?:outlook|guidance|forecast)", re.I)
-_SENTENCE = re.compile(r"[.!?。；](?=\s|$)")
-FOLLOW = 300  # a quote that announces what a filing expects is read on to its figure: at most this many characters
-LOOK_BACK = 300  # characters of the page before a quote read with it to tell guidance from what was reported
-_RANGE = re.compile(r"\$\s?\d[\d.,]*\s*(?:[–—-]|to)\s*\$\s?\d|\bmid-?point\b", re.I)  # "$10.45 – $10.65"
-
-
-_QUARTER_WORDS = {"Q1": "first", "Q2": "second", "Q3": "third", "Q4": "fourth"}
-
-
-def _names_quarter(text: str, quarters: set[str]) -> bool:
-    """Does a quote name the quarter asked ("second quarter", "Q2", "QTD")? A quarter's row beside words about what
-    is anticipated later is still the quarter's figure, not guidance."""
-    return any(re.search(rf"\b(?:{q}|{_QUARTER_WORDS[q]}[\s-]+quarter|QTD|quarter[\s-]+to[\s-]+date)\b", text, re.I)
-               for q in quarters if q in _QUARTER_WORDS)
 
 
 def first(found: list[Passage], passages: list[Passage]) -> list[Passage]:
@@ -229,6 +208,7 @@ class Router:
         # a headcount is printed in either language ("165 full-time employees" under 全職僱員人數)
         searched = plan.model_copy(update={"question": f"{plan.question} {HEADCOUNT_TERMS}"}) if headcount else plan
         passages = self.searcher(searched, filters_for(plan))
+        passages[:] = [to_sentence_end(p, self._page_text) for p in passages]  # (a unit cut inside a Chinese sentence)
         if getattr(passages, "quarter_missing", False) and "transcript" in plan.sections:
             # a call is one quarter's: another quarter's call does not answer for it
             asked = ", ".join(f"{p.fiscal_period} {p.fiscal_year}" for p in plan.periods if p.fiscal_period)
@@ -298,14 +278,14 @@ class Router:
             # an amount of a period that has ended: what a filing expects of a later one (guidance, a forecast) is
             # quoted after what it reports
             quarters = {p.fiscal_period for p in plan.periods if (p.fiscal_period or "").startswith("Q")}
-            passages[:] = sorted(passages, key=lambda p: self._looks_ahead(p) and not _names_quarter(p.text, quarters))
+            passages[:] = sorted(passages, key=lambda p: looks_ahead(p, self._page_text) and not names_quarter(p.text, quarters))
         elif ahead:  # a quote that announces what is expected ("let me turn to the outlook for the fourth quarter."):
-            passages[:] = [self._on_to_figure(p) for p in passages]  # with the sentences after it, to its figure
+            passages[:] = [on_to_figure(p, self._page_text) for p in passages]  # with the sentences after it, to its figure
         if plan.metrics and ahead:
             # what a filing expects of a metric: the quotes that print its figure ahead of time first ("Capital
             # expenditures $400 million to $475 million" under "Fiscal 2023 Outlook")
             labels = [label for metric in plan.metrics for label in labels_of(metric)]
-            passages[:] = sorted(passages, key=lambda p: not (figure_span(p.text, labels) and self._looks_ahead(p)))
+            passages[:] = sorted(passages, key=lambda p: not (figure_span(p.text, labels) and looks_ahead(p, self._page_text)))
         text = "\n".join(cited(p, section=True) for p in passages[:5])
         widened = [getattr(passages, "widened", None)] if getattr(passages, "widened", None) else []
         return self._base(plan, status="answered", answer=text, passages=list(passages),
@@ -410,31 +390,6 @@ class Router:
             caveats.append(f"passages: {quoted.reason}")
         return self._base(plan, status=status, answer=answer, rows=numbers.rows,
                           passages=[*numbers.passages, *quoted.passages], caveats=caveats, reason=reason)
-
-    def _on_to_figure(self, p: Passage) -> Passage:
-        """A quote whose last sentence speaks of what is expected without a figure, read on up to two sentences of
-        its page to the first that gives one; else as it is."""
-        start, end = p.source.get("char_start"), p.source.get("char_end")
-        ends = [m.end() for m in _SENTENCE.finditer(p.text.rstrip()[:-1])]
-        last = p.text[ends[-1] if ends else 0:]  # the quote's last sentence
-        if start is None or end is None or re.search(r"\d", last) or not words("outlook").search(fold(last)):
-            return p
-        page = self._page_text(p.source.get("document_id"), p.source.get("page")) or ""
-        stops = [m.end() for m in _SENTENCE.finditer(page, end, end + FOLLOW)][:2]
-        for stop in stops:
-            if re.search(r"\d", page[end: stop]):
-                return p.model_copy(update={"text": page[start: stop].rstrip(),
-                                            "source": {**p.source, "char_end": start + len(page[start: stop].rstrip())}})
-        return p
-
-    def _looks_ahead(self, p: Passage) -> bool:
-        """Does a quote give what a filing expects (guidance, a forecast, a range with its mid-point), read with the
-        lines before it on its page ("2023 Guidance: ... Adjusted EPS $10.45 – $10.65")?"""
-        start = p.source.get("char_start")
-        page = self._page_text(p.source.get("document_id"), p.source.get("page")) if start is not None else None
-        context = (page[max(0, start - LOOK_BACK): start] if page else "") + " " + p.text
-        context = _NO_OUTLOOK.sub(" ", fold(context))
-        return bool(words("outlook").search(context) or _RANGE.search(p.text))
 
     # ----------------------------------------------------------------------------- honesty
     def _page_text(self, document_id: str, page: int) -> str | None:

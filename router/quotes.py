@@ -78,13 +78,17 @@ def sentences(text: str) -> list[tuple[int, int]]:
     lines = [(a, b) for a, b in _lines(text) if text[a:b].strip()]
     if not lines:
         return []
-    widths = sorted(b - a for a, b in lines)
-    typical = widths[len(widths) * 3 // 4]  # the upper quartile: a full printed line
+    # the upper quartile of the lines' widths: a full printed line, of each script apart (a page printed in English
+    # and Chinese side by side has short Chinese lines that are no headings)
+    typical = {}
+    for chinese in (False, True):
+        widths = sorted(b - a for a, b in lines if bool(_CJK.search(text[a:b])) == chinese)
+        typical[chinese] = widths[len(widths) * 3 // 4] if widths else 0
     pieces: list[tuple[int, int]] = []
     start = lines[0][0]
     for (a, b), nxt in zip(lines, lines[1:] + [None]):
         line = text[a:b].rstrip()
-        hard = (nxt is None or bool(_END.search(line)) or len(line.strip()) < HEADING_SHARE * typical
+        hard = (nxt is None or bool(_END.search(line)) or len(line.strip()) < HEADING_SHARE * typical[bool(_CJK.search(line))]
                 or bool(_ITEM.match(text[nxt[0]:nxt[1]])))
         if hard:
             pieces.append((start, b))

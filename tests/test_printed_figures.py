@@ -218,10 +218,10 @@ def test_a_quarters_row_beside_words_of_what_is_anticipated_is_no_guidance():
     transition to traditional commercial markets in the second half of 2023"; p44 the year's forecast "Paxlovid revenues
     of approximately $8 billion in 2023 ... These forecasts". A Q2 question's quotes: the quarter's row names the
     quarter, the forecast does not."""
-    from router.answer import _names_quarter
+    from router.quote_reading import names_quarter
 
     row = ("QTD Down 98% Declines primarily driven by:\nInt’l. 143 3,660 (96) (96)\n• No second quarter U.S. sales in "
            "anticipation of transition to traditional\ncommercial markets in the second half of 2023, and\n"
            "(operationally) Worldwide $ 143 $ 8,115 (98) (98)")
     forecast = "Paxlovid revenues of approximately $8 billion in 2023, down 58% from actual 2022 results. These forecasts"
-    assert _names_quarter(row, {"Q2"}) and not _names_quarter(forecast, {"Q2"})
+    assert names_quarter(row, {"Q2"}) and not names_quarter(forecast, {"Q2"})

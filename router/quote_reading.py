@@ -1,0 +1,75 @@
+"""Reading a quote of a search unit with the page it is on: whether it gives what a filing expects (guidance, a
+forecast) rather than what it reports, a quote that announces an outlook read on to its figure, a quote cut inside a
+Chinese sentence (where its unit was cut) read on to the sentence's end. Each takes ``page_text(document_id, page)``;
+a quote grows only along its own page, so it stays a page-exact citation."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+
+from mappings.vocabulary import fold, words
+from schema.models import Passage
+
+PageText = Callable[[str, int], "str | None"]
+
+# accounting terms, and a figure measured against an earlier outlook ("well above our outlook of 32.5 billion")
+_NO_OUTLOOK = re.compile(r"expected\s+credit\s+loss(?:es)?|预期信用损失|expected\s+to\s+be\s+settled|"
+                         r"(?:above|below|exceed(?:ed|ing)?|beat|ahead\s+of|in\s+line\s+with|compared\s+(?:with|to)|"
+                         r"versus|vs\.?)\s+(?:our\s+|the\s+|its\s+)?(?:prior\s+|previous\s+|earlier\s+)?"
+                         r"(?:outlook|guidance|forecast)", re.I)
+_SENTENCE = re.compile(r"[.!?。；](?=\s|$)")
+_MID_SENTENCE = re.compile(r"[\u4e00-\u9fff，、（]\s*$")  # a quote that ends inside a Chinese sentence
+FOLLOW = 300  # a quote that announces what a filing expects is read on to its figure: at most this many characters
+LOOK_BACK = 300  # characters of the page before a quote read with it to tell guidance from what was reported
+_RANGE = re.compile(r"\$\s?\d[\d.,]*\s*(?:[–—-]|to)\s*\$\s?\d|\bmid-?point\b", re.I)  # "$10.45 – $10.65"
+
+
+_QUARTER_WORDS = {"Q1": "first", "Q2": "second", "Q3": "third", "Q4": "fourth"}
+
+
+def names_quarter(text: str, quarters: set[str]) -> bool:
+    """Does a quote name the quarter asked ("second quarter", "Q2", "QTD")? A quarter's row beside words about what
+    is anticipated later is still the quarter's figure, not guidance."""
+    return any(re.search(rf"\b(?:{q}|{_QUARTER_WORDS[q]}[\s-]+quarter|QTD|quarter[\s-]+to[\s-]+date)\b", text, re.I)
+               for q in quarters if q in _QUARTER_WORDS)
+
+
+def to_sentence_end(p: Passage, page_text: PageText) -> Passage:
+    """A quote that stops inside a Chinese sentence (its search unit was cut there: "本集團之溢利分別約" / "41,463,000港元
+    及約56,018,000港元，..."), read on along its page to the sentence's end (at most FOLLOW characters)."""
+    start, end = p.source.get("char_start"), p.source.get("char_end")
+    if start is None or end is None or not _MID_SENTENCE.search(p.text):
+        return p
+    page = page_text(p.source.get("document_id"), p.source.get("page")) or ""
+    stop = re.compile(r"[。；！？]|\n\s*\n").search(page, end, end + FOLLOW)
+    if stop is None or page[stop.start()] == "\n" or page[start:end] != p.text:
+        return p
+    return p.model_copy(update={"text": page[start: stop.end()], "source": {**p.source, "char_end": stop.end()}})
+
+
+def on_to_figure(p: Passage, page_text: PageText) -> Passage:
+    """A quote whose last sentence speaks of what is expected without a figure, read on up to two sentences of
+    its page to the first that gives one; else as it is."""
+    start, end = p.source.get("char_start"), p.source.get("char_end")
+    ends = [m.end() for m in _SENTENCE.finditer(p.text.rstrip()[:-1])]
+    last = p.text[ends[-1] if ends else 0:]  # the quote's last sentence
+    if start is None or end is None or re.search(r"\d", last) or not words("outlook").search(fold(last)):
+        return p
+    page = page_text(p.source.get("document_id"), p.source.get("page")) or ""
+    stops = [m.end() for m in _SENTENCE.finditer(page, end, end + FOLLOW)][:2]
+    for stop in stops:
+        if re.search(r"\d", page[end: stop]):
+            return p.model_copy(update={"text": page[start: stop].rstrip(),
+                                        "source": {**p.source, "char_end": start + len(page[start: stop].rstrip())}})
+    return p
+
+
+def looks_ahead(p: Passage, page_text: PageText) -> bool:
+    """Does a quote give what a filing expects (guidance, a forecast, a range with its mid-point), read with the
+    lines before it on its page ("2023 Guidance: ... Adjusted EPS $10.45 – $10.65")?"""
+    start = p.source.get("char_start")
+    page = page_text(p.source.get("document_id"), p.source.get("page")) if start is not None else None
+    context = (page[max(0, start - LOOK_BACK): start] if page else "") + " " + p.text
+    context = _NO_OUTLOOK.sub(" ", fold(context))
+    return bool(words("outlook").search(context) or _RANGE.search(p.text))

@@ -1,0 +1,51 @@
+"""A quote of a search unit read with its page (router/quote_reading.py). Expected text from the pages named: a quote
+that stops inside a Chinese sentence, where its unit was cut, is read on to the sentence's end; a quote that
+announces an outlook is read on to its figure."""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+from conftest import require_corpus
+from router.quote_reading import on_to_figure, to_sentence_end
+from schema.models import Passage
+
+
+@lru_cache(maxsize=None)
+def page(*parts: str) -> str:
+    from parsers.pdf_pages import read_pages
+
+    return read_pages(require_corpus(*parts[:-1]))[int(parts[-1]) - 1].text
+
+
+def quote(text: str, start: int, end: int) -> Passage:
+    return Passage(text=text[start:end], company_id=None,
+                   source={"document_id": "d", "page": 2, "char_start": start, "char_end": end})
+
+
+def test_a_quote_cut_inside_a_chinese_sentence_is_read_to_its_end():
+    """0640_infinitydev_2021_annual-mda-extract p2: "基於上文所述，截至二零二一年及二零二零年九月三十日止年度本集團之溢利分別約
+    41,463,000港元及約56,018,000港元，於回顧年度內減少約26.0%。" (printed in two columns: short Chinese lines)."""
+    text = page("hk", "0640_infinitydev_2021_annual-mda-extract.pdf", "2")
+    start = text.index("基於上文所述")
+    cut = quote(text, start, text.index("溢利分別約") + len("溢利分別約"))
+    read = to_sentence_end(cut, lambda _d, _p: text)
+    flat = "".join(read.text.split())
+    assert flat.endswith("減少約26.0%。") and "41,463,000港元及約56,018,000港元" in flat
+    assert text[read.source["char_start"]: read.source["char_end"]] == read.text  # still the page's own text
+    whole = quote(text, start, text.index("26.0%。") + len("26.0%。"))
+    assert to_sentence_end(whole, lambda _d, _p: text) == whole  # a whole sentence stays as it is
+
+
+def test_a_quote_announcing_an_outlook_is_read_to_its_figure():
+    """AAPL_2025_Q1 (the call's outlook for the March quarter): "We expect services revenue to grow low double digits
+    year-over-year. When you remove the negative impact of the foreign exchange headwinds I described earlier, the
+    year-over-year growth rate would be comparable to that of the December quarter. We expect gross margin to be
+    between 46.5% and 47.5%." """
+    text = require_corpus("transcripts", "AAPL_2025_Q1.txt").read_text(encoding="utf-8")
+    start = text.index("We expect services revenue to grow low double digits")
+    cut = quote(text, start, text.index("year-over-year.", start) + len("year-over-year."))
+    read = on_to_figure(cut, lambda _d, _p: text)
+    assert read.text.startswith(cut.text) and read.text.endswith("between 46.5% and 47.5%.")
+    figure = quote(text, text.index("We expect gross margin to be between"), text.index("47.5%.") + len("47.5%."))
+    assert on_to_figure(figure, lambda _d, _p: text) == figure  # a figure given: as it is
