@@ -60,6 +60,9 @@ _SENTENCE_STOP = re.compile(r"[。；;]|(?<![A-Z])\.(?=\s)")
 _METRIC_ROW_HEAD = re.compile(r"[\s•●■◆▪·\-–—*]*(?:segment|total|reportable segment|分部|板块)?\s*$", re.I)
 
 
+_CJK_PART_ENDINGS = "业务|板块|分部|系列产品|类产品|产品|系列|类"  # what a Chinese part's name may end in, or not
+
+
 def _flexible(name: str) -> re.Pattern:
     """A name as printed: any spacing (a line break inside it too), any case, not inside a longer word."""
     pieces = [re.escape(piece) for piece in re.split(r"\s+", name.strip()) if piece]
@@ -73,7 +76,7 @@ def part_names(qualifier: str) -> tuple[list[str], list[str]]:
     """(the part's names as the question writes them, its names in the other language)."""
     q = part_name(qualifier)
     bare = " ".join(w for w in q.split() if w not in part_nouns()) or q
-    cjk_bare = re.sub(r"(?:业务|板块|分部|产品|系列产品|类产品)$", "", bare) if CJK.search(bare) else bare
+    cjk_bare = re.sub(rf"(?:{_CJK_PART_ENDINGS})$", "", bare) if CJK.search(bare) else bare
     own = [w for w in dict.fromkeys([q, bare, cjk_bare]) if len(w) >= 2]
     other = list(dict.fromkeys(name for group in same_part_names() if any(w in group for w in own)
                               for name in group if name not in own))
@@ -135,8 +138,9 @@ def part_row_span(text: str, name: re.Pattern, labels: list[str], kind: str | No
         # 12,735 9,145"): the English name before a Chinese one, the Chinese name after an English one
         if not _ROW_HEAD.fullmatch(head) and not (chinese and _ENGLISH_NAME.fullmatch(head)):
             continue
-        if chinese and CJK.match(text, m.end()) and not text.startswith((*labels, *part_markers()), m.end()):
-            continue  # a longer term (主营业务成本 for 主营业务), unless it goes on with the metric or a part noun
+        if chinese and CJK.match(text, m.end()) and not text.startswith((*labels, *part_markers()), m.end()) \
+                and not re.match(_CJK_PART_ENDINGS, text[m.end():]):
+            continue  # a longer term (主营业务成本 for 主营业务), unless it goes on with the metric or a part noun (骨科类)
         label_end = m.end() + (_LABEL_GOES_ON.match(text, m.end()).end() - m.end() if not chinese else 0)
         if not chinese and (other := _CHINESE_NAME.match(text, label_end)):
             label_end = other.end()

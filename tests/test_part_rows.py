@@ -38,6 +38,8 @@ def quoted(text: str, qualifier: str, metric: str) -> str | None:
     # the part heads a row of a revenue table; its English name in brackets ("测试业务（WuXi Testing）")
     ("cn", "603259_yaomingkangde_2024_summary.pdf", 7, "wuxi testing segment", "revenue", "567,073.84", "营业收入"),
     ("cn", "603259_yaomingkangde_2024_summary.pdf", 7, "测试业务", "revenue", "567,073.84", "营业收入"),
+    # a row printed with the part's class word ("骨科类 474,235,247.40 ..." for 骨科类产品; 600080 2024 annual p14)
+    ("cn", "600080_jinhuagufen_2024_annual.pdf", 14, "骨科类产品", "revenue", "474,235,247.40", "营业收入"),
     # a region row whose cells the text layer wrapped (境外 ... / 737,763,832.75 ...), under 分地区 营业收入
     ("cn", "603339_sifangkeji_2019_annual.pdf", 12, "境外", "revenue", "737,763,832.75", "分地区"),
     # a product row of the same page's 分产品 table, gross margin among its columns
