@@ -52,6 +52,8 @@ def part_of(question: str, start: int, named: list[tuple[int, int]], flow: bool 
     plain, markers = part_words()
     # a name in brackets right before the metric is an aside of the part's ("测试业务（WuXi Testing）收入")
     before = re.sub(r"\s*[（(][^()（）]{1,40}[)）]\s*$", "", text[:start])
+    if _CJK.search(before.rstrip()[-1:] or ""):  # Chinese words before an English metric ("Apple 大中华区 revenue")
+        before = before.rstrip()
     if _CJK.search(before[-1:] or "") or before.endswith("的"):
         m = markers.search(re.sub(r"的$", "", before))
         if m is None:
@@ -62,8 +64,8 @@ def part_of(question: str, start: int, named: list[tuple[int, int]], flow: bool 
         start_at = max([head.start(), *(b for a, b in named if b <= m.start())])  # not a company's or period's words
         lead, _tail = part_fillers_zh()
         words_zh = before[start_at: m.start()]
-        while words_zh != (words_zh := lead.sub("", words_zh)):  # 公司全年临床试验技术服务: 临床试验技术服务
-            pass
+        while len(lead.sub("", words_zh)) != 1 and words_zh != (words_zh := lead.sub("", words_zh)):
+            pass  # 公司全年临床试验技术服务: 临床试验技术服务 (a filler never leaves one character: 家电 is no 家 + 电)
         return words_zh + m.group(0)
     words_: list[str] = []
     nouns = part_nouns()
@@ -99,8 +101,8 @@ def _unmarked_part(before: str, named: list[tuple[int, int]]) -> str | None:
     start_at = max([0, *(b for a, b in named if b <= len(before))])
     run = re.search(r"[\u4e00-\u9fff]*$", before[start_at:]).group(0)
     head, tail = part_fillers_zh()
-    while run != (run := tail.sub("", head.sub("", run))):
-        pass
+    while len(tail.sub("", head.sub("", run))) != 1 and run != (run := tail.sub("", head.sub("", run))):
+        pass  # (a filler never leaves one character: 家电 is no 家 + 电)
     return run if len(run) >= 2 else None
 
 

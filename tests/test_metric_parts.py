@@ -24,6 +24,8 @@ def f(tmp_path_factory):
     ("Walmart eCommerce net sales Q2 fiscal 2025", "ecommerce"),
     ("What was Walmart's Sam's Club membership revenue in Q2 fiscal 2025?", "membership"),
     ("Walmart Greater China net sales Q2 fiscal 2025", "greater china"),  # a place that begins with a comparison word
+    ("Walmart 山姆会员店 net sales Q2 fiscal 2025", "山姆会员店"),  # Chinese words before an English metric
+    ("Walmart 家电 net sales Q2 fiscal 2025", "家电"),  # a filler word (几家) is no part of a two-character name
 ])
 def test_a_word_before_the_metric_names_a_part(f, question, part):
     plan = f.plan(question)
@@ -37,6 +39,7 @@ def test_a_word_before_the_metric_names_a_part(f, question, part):
     "How much revenue did Walmart report in Q2 fiscal 2025?",
     "Walmart Q2 fiscal 2025 revenue",
     "药明康德2025年一季度营业收入",
+    "药明康德2025年全年营业收入",
 ])
 def test_words_that_do_not_narrow_the_metric(f, question):
     plan = f.plan(question)
