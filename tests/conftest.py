@@ -8,6 +8,7 @@ skip with a message, except in CI (CI=true), where its absence is a failure.
 from __future__ import annotations
 
 import os
+from functools import lru_cache
 from pathlib import Path
 
 import pytest
@@ -31,6 +32,15 @@ def require_corpus(*parts: str) -> Path:
             pytest.fail(message)
         pytest.skip(message)
     return path
+
+
+@lru_cache(maxsize=None)
+def corpus_page(market: str, name: str, number: int) -> str:
+    """The text of a corpus PDF's page (1-based) as the parser reads it; ``market`` "us" reads the FinanceBench PDFs."""
+    from parsers.pdf_pages import read_pages
+
+    parts = ("us", "financebench", "pdfs", name) if market == "us" else (market, name)
+    return read_pages(require_corpus(*parts))[number - 1].text
 
 
 @pytest.fixture(scope="session")

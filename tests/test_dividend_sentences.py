@@ -3,19 +3,14 @@ dividend for every ten shares, of the year asked and of no other. Expected text 
 
 from __future__ import annotations
 
-from functools import lru_cache
-
-from conftest import require_corpus
+from conftest import corpus_page
 from router.fallback import figure_passages
 from router.per_share_sentences import per_share_sentence_span
 from schema.models import Passage
 
 
-@lru_cache(maxsize=None)
 def page(name: str, number: int) -> str:
-    from parsers.pdf_pages import read_pages
-
-    return read_pages(require_corpus("cn", name))[number - 1].text
+    return corpus_page("cn", name, number)
 
 
 def test_a_dividend_for_every_ten_shares_is_read_for_its_year():

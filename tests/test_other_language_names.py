@@ -4,22 +4,15 @@ each case; names in both languages from the rows that print both."""
 
 from __future__ import annotations
 
-from functools import lru_cache
-
 import pytest
 
-from conftest import require_corpus
+from conftest import corpus_page
 from mappings.metrics import CJK
 from router.other_language_names import name_score, printed_name, row_labels
 
 
-@lru_cache(maxsize=None)
 def labels(market: str, name: str, number: int, chinese: bool) -> list[str]:
-    from parsers.pdf_pages import read_pages
-
-    parts = ("us", "financebench", "pdfs", name) if market == "us" else (market, name)
-    text = read_pages(require_corpus(*parts))[number - 1].text
-    return [label for label in row_labels(text) if bool(CJK.search(label)) == chinese]
+    return [label for label in row_labels(corpus_page(market, name, number)) if bool(CJK.search(label)) == chinese]
 
 
 @pytest.mark.parametrize("market, name, number, asked, printed", [

@@ -4,21 +4,14 @@ beside each case; the page text is the corpus PDF's as the parser reads it."""
 
 from __future__ import annotations
 
-from functools import lru_cache
-
 import pytest
 
-from conftest import require_corpus
+from conftest import corpus_page
 from router.fallback import labels_of
 from router.part_rows import _flexible, part_names, part_row_span, part_sentence_span, part_table_span
 
 
-@lru_cache(maxsize=None)
-def page(market: str, name: str, number: int) -> str:
-    from parsers.pdf_pages import read_pages
-
-    parts = ("us", "financebench", "pdfs", name) if market == "us" else (market, name)
-    return read_pages(require_corpus(*parts))[number - 1].text
+page = corpus_page
 
 
 def quoted(text: str, qualifier: str, metric: str) -> str | None:

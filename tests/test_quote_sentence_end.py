@@ -4,18 +4,11 @@ announces an outlook is read on to its figure."""
 
 from __future__ import annotations
 
-from functools import lru_cache
-
-from conftest import require_corpus
+from conftest import corpus_page, require_corpus
 from router.quote_reading import on_to_figure, to_sentence_end
 from schema.models import Passage
 
 
-@lru_cache(maxsize=None)
-def page(*parts: str) -> str:
-    from parsers.pdf_pages import read_pages
-
-    return read_pages(require_corpus(*parts[:-1]))[int(parts[-1]) - 1].text
 
 
 def quote(text: str, start: int, end: int) -> Passage:
@@ -26,7 +19,7 @@ def quote(text: str, start: int, end: int) -> Passage:
 def test_a_quote_cut_inside_a_chinese_sentence_is_read_to_its_end():
     """0640_infinitydev_2021_annual-mda-extract p2: "基於上文所述，截至二零二一年及二零二零年九月三十日止年度本集團之溢利分別約
     41,463,000港元及約56,018,000港元，於回顧年度內減少約26.0%。" (printed in two columns: short Chinese lines)."""
-    text = page("hk", "0640_infinitydev_2021_annual-mda-extract.pdf", "2")
+    text = corpus_page("hk", "0640_infinitydev_2021_annual-mda-extract.pdf", 2)
     start = text.index("基於上文所述")
     cut = quote(text, start, text.index("溢利分別約") + len("溢利分別約"))
     read = to_sentence_end(cut, lambda _d, _p: text)

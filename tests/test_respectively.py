@@ -6,16 +6,14 @@ from __future__ import annotations
 
 import pytest
 
-from conftest import require_corpus
+from conftest import corpus_page
 from router.fallback import labels_of
 from router.respectively import respectively_span
 
 
 @pytest.fixture(scope="module")
 def text():
-    from parsers.pdf_pages import read_pages
-
-    return read_pages(require_corpus("hk", "0860_apollofuture_2021_annual-mda-extract.pdf"))[2].text
+    return corpus_page("hk", "0860_apollofuture_2021_annual-mda-extract.pdf", 3)
 
 
 @pytest.mark.parametrize("metric, last", [("days_inventory_outstanding", "159 days"),
