@@ -75,7 +75,8 @@ def _dictionary() -> dict[str, tuple[frozenset[str], ...]]:
     return {word: tuple(glosses) for word, glosses in out.items()}
 
 
-def chinese_words(name: str) -> list[tuple[str, tuple[frozenset[str], ...]]]:
+@lru_cache(maxsize=65536)
+def chinese_words(name: str) -> tuple[tuple[str, tuple[frozenset[str], ...]], ...]:
     """A Chinese name cut into the dictionary's words, longest first, each with its glosses (each a set of content
     stems: 流动负债 -> {current, liability}); a Latin run is a word of its own glossed by itself; a character the
     dictionary lacks has no glosses."""
@@ -91,4 +92,4 @@ def chinese_words(name: str) -> list[tuple[str, tuple[frozenset[str], ...]]]:
             word = run[at: at + size]
             out.append((word, dictionary.get(word, ())))
             at += size
-    return out
+    return tuple(out)

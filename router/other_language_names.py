@@ -51,24 +51,27 @@ def name_score(asked: str, label: str) -> float:
     if not words or not pieces:
         return 0.0
     glossed = set().union(*(g for _, glosses in pieces for g in glosses))
-    english_covered = sum(any(_same(w, g) for g in glossed) for w in words) / len(words)
+    if not all(_said(w, glossed) for w in words):
+        return 0.0  # every word of the English name is said, or the label is another ("net current assets" / 流动资产)
     # a Chinese word is said by the English name when one of its glosses is there whole (流动负债 "current
     # liabilities" is not said by "current assets")
-    said = [any(all(any(_same(g, w) for w in every_word) for g in gloss) for gloss in glosses) for _, glosses in pieces]
+    asked_words = set(every_word)
+    said = [any(all(_said(g, asked_words) for g in gloss) for gloss in glosses) for _, glosses in pieces]
     # a character the dictionary did not join to the word before it is that word's ending (等价 物: "equivalents")
     said = [s for i, s in enumerate(said) if s or len(pieces[i][0]) > 1 or i == 0 or not said[i - 1]]
     chinese_covered = sum(said) / len(said)
-    # every word of the English name is said, and every word asked ("net current assets" is not 流动资产; 流动资产净值
-    # is not "current assets"); a Chinese label may say more than an English question (its part noun, its unit)
-    if english_covered < 1 or chinese_covered < (1 if chinese == asked else MIN_EACH):
+    # every word asked is said too (流动资产净值 is not "current assets"); a Chinese label may say more than an English
+    # question (its part noun, its unit)
+    if chinese_covered < (1 if chinese == asked else MIN_EACH):
         return 0.0
-    return (english_covered + chinese_covered) / 2
+    return (1 + chinese_covered) / 2
 
 
-def _same(a: str, b: str) -> bool:
-    """One word in two forms: the same stem, or one a prefix of the other of at least PREFIX letters ("broker" and
-    "brokerage")."""
-    return a == b or min(len(a), len(b)) >= PREFIX and (a.startswith(b) or b.startswith(a))
+def _said(word: str, words: set[str] | frozenset[str]) -> bool:
+    """Is a word among others in one of its forms: the same stem, or one a prefix of the other of at least PREFIX
+    letters ("broker" and "brokerage")?"""
+    return word in words or (len(word) >= PREFIX and any(
+        len(w) >= PREFIX and (w.startswith(word) or word.startswith(w)) for w in words))
 
 
 def printed_name(asked: str, labels: list[str]) -> str | None:
