@@ -202,6 +202,21 @@ def test_exported_graphs_match_the_bundled_model(st, tmp_path, monkeypatch):
         assert minilm_graph(minilm_dir(), variant).stat().st_mtime_ns == stamp  # not exported again
 
 
+def test_two_processes_starting_on_an_empty_cache_share_one_export(tmp_path):
+    """Two readers starting at once on a new machine: one exports and quantizes, the other waits for its files (it
+    never reads a graph being written, nor writes it twice), and both get the same whole int8 graph."""
+    code = ("import os; from vectorstore.onnx_export import minilm_graph; from vectorstore.embeddings import "
+            "minilm_dir; p = minilm_graph(minilm_dir(), 'int8'); print(p.stat().st_size, p.stat().st_mtime_ns)")
+    env = {**os.environ, "FILINGS_MODEL_CACHE": str(tmp_path)}
+    runs = [subprocess.Popen([sys.executable, "-c", code], env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                             text=True) for _ in range(2)]
+    outs = [(r.communicate(timeout=600), r.returncode) for r in runs]
+    assert all(code == 0 for _, code in outs), [err[-2000:] for (_, err), _ in outs]
+    first, second = (out.split() for (out, _), _ in outs)
+    assert first == second and int(first[0]) > 0  # the one graph, written once
+    assert not list(tmp_path.glob("*.tmp"))
+
+
 def test_export_leaves_no_torch_in_the_calling_process(tmp_path):
     """Exporting and quantizing load torch and the full model (GBs): they run in a child process, so a long ingest
     on a new machine does not keep them after its first batch."""

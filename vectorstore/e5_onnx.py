@@ -28,7 +28,8 @@ from pathlib import Path
 
 import numpy as np
 
-from vectorstore.onnx_export import VARIANTS, atomic_write, export_encoder, in_child, model_cache, quantized, quiet_transformers
+from vectorstore.onnx_export import (VARIANTS, atomic_write, export_encoder, export_lock, in_child, model_cache, quantized,
+                                     quiet_transformers)
 
 QK = 32  # weights per Q4_0 block
 _SPACES = re.compile(" {2,}")
@@ -206,11 +207,13 @@ def e5_graph(variant: str = "int8") -> tuple[Path, Path]:
     source = model_file()
     stem = f"multilingual-e5-small-{_digest(source)}"
     fp32, tok = model_cache() / f"{stem}-fp32.onnx", model_cache() / f"{stem}-tokenizer.json"
-    if not fp32.exists() or not tok.exists():
-        in_child(_export_e5, source, fp32, tok)
-    if variant == "fp32":
-        return fp32, tok
-    return quantized(fp32, model_cache() / f"{stem}-int8.onnx"), tok
+    int8 = model_cache() / f"{stem}-int8.onnx"
+    if fp32.exists() and tok.exists() and (variant == "fp32" or int8.exists()):
+        return (fp32 if variant == "fp32" else int8), tok
+    with export_lock():  # (another process may be exporting them: its files are waited for, not written twice)
+        if not fp32.exists() or not tok.exists():
+            in_child(_export_e5, source, fp32, tok)
+        return (fp32 if variant == "fp32" else quantized(fp32, int8)), tok
 
 
 def _export_e5(source: Path, fp32: Path, tok: Path) -> None:

@@ -13,11 +13,13 @@ fp32; onnxruntime's fused fp32 graph of the same weights is the faster runtime (
 
 from __future__ import annotations
 
+import fcntl
 import hashlib
 import multiprocessing
 import os
 import tempfile
 import warnings
+from contextlib import contextmanager
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
@@ -49,6 +51,20 @@ def in_child(fn, *args):
         return fn(*args)
     with ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn")) as pool:
         return pool.submit(fn, *args).result()
+
+
+@contextmanager
+def export_lock():
+    """One export into the model cache at a time, across processes: two readers starting on a new machine wait for
+    one export instead of running two (each ~2.5 GB at its peak), and never quantize a graph another is writing."""
+    cache = model_cache()
+    cache.mkdir(parents=True, exist_ok=True)
+    with open(cache / ".export.lock", "a") as fh:
+        fcntl.flock(fh, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(fh, fcntl.LOCK_UN)
 
 
 def atomic_write(path: Path, write) -> Path:
@@ -132,16 +148,18 @@ def minilm_graph(model_dir: Path, variant: str = "fp32") -> Path:
 
     offline()
     stem = f"all-MiniLM-L6-v2-{_weights_digest(model_dir)}"
-    fp32 = model_cache() / f"{stem}-fp32.onnx"
-    if not fp32.exists():
-        in_child(_export_minilm, model_dir, fp32)
-    if variant == "fp32":
-        return fp32
-    return quantized(fp32, model_cache() / f"{stem}-int8.onnx")
+    fp32, int8 = model_cache() / f"{stem}-fp32.onnx", model_cache() / f"{stem}-int8.onnx"
+    if fp32.exists() and (variant == "fp32" or int8.exists()):
+        return fp32 if variant == "fp32" else int8
+    with export_lock():
+        if not fp32.exists():
+            in_child(_export_minilm, model_dir, fp32)
+        return fp32 if variant == "fp32" else quantized(fp32, int8)
 
 
 def quantized(fp32: Path, int8: Path) -> Path:
-    """The int8 graph of an exported fp32 one, quantized first (in a child process) if the cache has none."""
+    """The int8 graph of an exported fp32 one, quantized first (in a child process) if the cache has none; called
+    under :func:`export_lock`."""
     if not int8.exists():
         in_child(_quantize_once, fp32, int8)
     return int8
