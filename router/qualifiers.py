@@ -101,8 +101,12 @@ def _unmarked_part(before: str, named: list[tuple[int, int]]) -> str | None:
     start_at = max([0, *(b for a, b in named if b <= len(before))])
     run = re.search(r"[\u4e00-\u9fff]*$", before[start_at:]).group(0)
     head, tail = part_fillers_zh()
-    while len(tail.sub("", head.sub("", run))) != 1 and run != (run := tail.sub("", head.sub("", run))):
-        pass  # (a filler never leaves one character: 家电 is no 家 + 电)
+    while True:  # (a filler at the head never leaves one character: 家电 is no 家 + 电; at the end it may: 谁的, 各季度)
+        lead_off = head.sub("", run)
+        new = tail.sub("", run if len(lead_off) == 1 else lead_off)
+        if new == run:
+            break
+        run = new
     return run if len(run) >= 2 else None
 
 
