@@ -86,14 +86,15 @@ def _not_the_amount(text: str, span: tuple[int, int], mid: str) -> bool:
     return bool(after.match(text[span[1]:]) or before.search(text[:span[0]]))
 
 
-def metric_mentions(question: str) -> list[tuple[int, int, str, str]]:
+def metric_mentions(question: str, names: list[tuple[int, int]] = ()) -> list[tuple[int, int, str, str]]:
     """(start, end, alias, metric or ratio id) of every metric the question names, in question order, on the
     normalised text (the longest alias first, weighed without its period words: :func:`_weight`; mentions
-    overlapping one taken are not counted). Asides are blanked
+    overlapping one taken, or a company's name in ``names``, are not counted: 金花股份回购股份 is 金花股份 and 回购股份,
+    not 股份回购). Asides are blanked
     (positions kept) for a first pass, so that the words around one join up; a second pass reads the full text."""
     text = _norm(question)
     around = _ASIDE.sub(lambda m: " " * len(m.group(0)), text)
-    taken: list[tuple[int, int]] = []
+    taken: list[tuple[int, int]] = list(names)
     found: list[tuple[int, int, str, str]] = []
     for source in (around, text):
         hits = [(m.span(), alias, mid) for alias, mid, pattern in _alias_patterns()
@@ -179,6 +180,14 @@ def _spans(text: str, phrases: list[str]) -> list[tuple[int, int]]:
     return out
 
 
+def _name_spans(question: str, companies: list) -> list[tuple[int, int]]:
+    """Where the companies' Chinese names stand in the normalised text (Chinese runs a name into the words after it;
+    a Latin name is a word of its own, and a ticker "COST" is no "cost")."""
+    text = _norm(question)
+    return [m.span() for name in filter(None, (_norm(c.matched) for c in companies)) if _CJK.search(name)
+            for m in re.finditer(re.escape(name), text)]
+
+
 def paired_periods(question: str, companies: list, periods: list[PeriodRef]) -> dict[str, list[int]]:
     """Each company's period when the question names them in pairs, company then period, as many of each
     ("Apple's revenue in fiscal 2024 with Nvidia's in fiscal 2025"); {} otherwise (every period for every company:
@@ -257,7 +266,7 @@ class Planner:
         if any(p.period_end or p.instant for p in periods):  # dates: in the company's own fiscal calendar
             periods = resolve(periods, *self.calendar(companies[0].company_id if companies else None))
         periods = self.stored_years(companies, periods)
-        mentions, aside = unmade_shares(question, shares(question, metric_mentions(question)))
+        mentions, aside = unmade_shares(question, shares(question, metric_mentions(question, _name_spans(question, companies))))
         metric_ids: list[str] = []
         notes: list[str] = [f"a share of {display_name(mid)} is asked whose other side is no stored metric: not computed, "
                             f"and {display_name(mid)} is not answered in its place; passages quote the filing"

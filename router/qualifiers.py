@@ -112,7 +112,7 @@ def _unmarked_part(before: str, named: list[tuple[int, int]]) -> str | None:
 
 # between a metric and what narrows it, the verb of a question put the other way round ("how much revenue did Ri Ying
 # earn from its consultancy business", "the revenue that Apple generated from services")
-_EARNED = re.compile(r"\s*(?:[\w.&'’()（）,，-]+\s+){0,7}?(?:earn|earned|earns|generate|generated|generates|make|made|makes|"
+_EARNED = re.compile(r"\s*(?:[\w.&'’()（）,，-]+\s+){0,9}?(?:earn|earned|earns|generate|generated|generates|make|made|makes|"
                      r"recogni[sz]e|recogni[sz]ed|post|posted|achieve|achieved|derive|derived|derives|record|recorded|"
                      r"records|book|booked|books|receive|received|receives|get|got|gets|produce|produced|produces|"
                      r"contribute|contributed|contributes|deliver|delivered|delivers|report|reported|reports|"
@@ -180,7 +180,9 @@ def part_after(question: str, end: int, companies: list[tuple[int, int]] = (),
     where anything is named (companies, periods, metrics), none of which is a part after "for"."""
     rest = normalised(question)[end:]
     m = _EARNED.match(rest) or re.match(r"\s*", rest)  # "revenue did X earn from ..." reads as "revenue from ..."
-    subject = _subject_part(rest[: m.end()])  # "operating income did Boeing's defense business generate"
+    # "operating income did Boeing's defense business generate" (an aside in brackets after the part left out:
+    # "did X's polyresin series (home decor products) generate")
+    subject = _subject_part(re.sub(r"\s*[（(][^()（）]{1,60}[)）]", "", rest[: m.end()]))
     if subject:
         return subject
     hit = part_after_words().regex.match(rest, m.end())
