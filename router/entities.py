@@ -192,6 +192,15 @@ def _code_of(m: re.Match, text: str) -> str | None:
     return None
 
 
+def _positions(text: str, word: str) -> list[int]:
+    """Every place ``word`` starts in ``text`` (overlapping ones too)."""
+    out, at = [], text.find(word)
+    while at != -1:
+        out.append(at)
+        at = text.find(word, at + 1)
+    return out
+
+
 def find_companies(question: str, lex: Lexicon) -> list[CompanyRef]:
     text = fold(question)
     lower = text.casefold()
@@ -214,8 +223,8 @@ def find_companies(question: str, lex: Lexicon) -> list[CompanyRef]:
             hit(m.start(), m.end(), lex.codes[code], "code")
     # names, longest first: CJK as substrings (of two as long that overlap, the one read first: 金宇生物股份回购 is
     # 金宇生物 and 股份回购, not 生物股份), Latin as whole words through one alternation
-    cjk = [(m.start(), entry) for entry in lex.names if _CJK.search(entry.text)
-           for m in re.finditer(f"(?={re.escape(entry.text)})", lower)]
+    cjk = [(start, entry) for entry in lex.names if entry.text in lower and _CJK.search(entry.text)
+           for start in _positions(lower, entry.text)]
     for start, entry in sorted(cjk, key=lambda x: (-len(x[1].text), x[0])):
         hit(start, start + len(entry.text), entry.company_id, entry.via)
     pattern = lex.latin_pattern()
