@@ -258,10 +258,15 @@ def figure_passages(passages: list[Passage], metric: str, whole_line: bool = Fal
     return out
 
 
+def sentence_start(text: str, at: int) -> int:
+    """Where the Chinese sentence that ``at`` is in starts (after a 。 or a blank line)."""
+    return max(text.rfind("。", 0, at), text.rfind("\n\n", 0, at), -1) + 1
+
+
 def of_other_year(text: str, at: int, years: frozenset[int]) -> bool:
     """Does the Chinese sentence a figure at ``at`` is in name the year it is of, and none asked ("2018年度利润分配以 ...
     为基数，每股派发现金红利 0.2 元" for 2019)?"""
-    start = max(text.rfind("。", 0, at), text.rfind("\n\n", 0, at), -1) + 1
+    start = sentence_start(text, at)
     named = {int(y) for y in re.findall(r"((?:19|20)\d\d)\s*年\s*(?:年\s*)?度", text[start: at])}
     return bool(years and named and not named & years)
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 
 from mappings.vocabulary import per_share_sentence_words
-from router.fallback import LABEL_NUMBER_WINDOW, figure_span_number, of_other_year
+from router.fallback import LABEL_NUMBER_WINDOW, figure_span_number, of_other_year, sentence_start
 from router.periods import years_named
 
 # a part of the year's figure, or one converted or looked ahead to, when these stand right before the words
@@ -42,7 +42,7 @@ def per_share_sentence_span(text: str, metric: str, years: frozenset[int] = froz
     for ten in _PER_TEN_SHARES.finditer(text) if metric == "dividends_per_share" else ():
         # the year whose profit it distributes ("2018年年度股东大会", "2019年度利润分配预案"): none other than those asked
         if not of_other_year(text, ten.start(), years):
-            return max(text.rfind("。", 0, ten.start()) + 1, text.rfind("\n\n", 0, ten.start()) + 1, 0), ten.end()
+            return sentence_start(text, ten.start()), ten.end()
     lower = text.casefold()
     for word in per_share_sentence_words().get(metric, []):
         pattern = r"(?<![\w&-])" + re.escape(word).replace(r"\ ", r"[\s-]+") + r"(?![\w&-])"

@@ -19,6 +19,7 @@ _NO_OUTLOOK = re.compile(r"expected\s+credit\s+loss(?:es)?|预期信用损失|ex
                          r"versus|vs\.?)\s+(?:our\s+|the\s+|its\s+)?(?:prior\s+|previous\s+|earlier\s+)?"
                          r"(?:outlook|guidance|forecast)", re.I)
 _SENTENCE = re.compile(r"[.!?。；](?=\s|$)")
+_CHINESE_STOP = re.compile(r"[。；！？]|\n\s*\n")  # a Chinese sentence's end, or a paragraph's
 _MID_SENTENCE = re.compile(r"[\u4e00-\u9fff，、（]\s*$")  # a quote that ends inside a Chinese sentence
 FOLLOW = 300  # a quote that announces what a filing expects is read on to its figure: at most this many characters
 LOOK_BACK = 300  # characters of the page before a quote read with it to tell guidance from what was reported
@@ -42,7 +43,7 @@ def to_sentence_end(p: Passage, page_text: PageText) -> Passage:
     if start is None or end is None or not _MID_SENTENCE.search(p.text):
         return p
     page = page_text(p.source.get("document_id"), p.source.get("page")) or ""
-    stop = re.compile(r"[。；！？]|\n\s*\n").search(page, end, end + FOLLOW)
+    stop = _CHINESE_STOP.search(page, end, end + FOLLOW)
     if stop is None or page[stop.start()] == "\n" or page[start:end] != p.text:
         return p
     return p.model_copy(update={"text": page[start: stop.end()], "source": {**p.source, "char_end": stop.end()}})
