@@ -299,4 +299,4 @@ def per_share_sentence_words() -> dict[str, list[str]]:
     unknown = [mid for mid in spec if mid not in metrics() or metrics()[mid].kind != "per_share"]
     if unknown:
         raise ConfigError(f"{HERE / 'vocabulary.yaml'}: measures.per_share_sentences names no per-share metric: {unknown}")
-    return {mid: sorted({str(w).casefold() for w in words}, key=len, reverse=True) for mid, words in spec.items()}
+    return {mid: sorted({str(w).casefold() for w in words}, key=lambda w: (-len(w), w)) for mid, words in spec.items()}

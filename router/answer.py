@@ -355,7 +355,7 @@ class Router:
         """The labels of the metric the first part asked about belongs to ("Domestic gross profit rate": the gross
         margin's labels), read beside the part's own name (``_reasons``)."""
         metrics_ = [metric for _, metric in self._part_pairs(plan)][:1]
-        return sorted({label.casefold() for metric in metrics_ for label in labels_of(metric)}, key=len, reverse=True)
+        return sorted({label.casefold() for metric in metrics_ for label in labels_of(metric)}, key=lambda w: (-len(w), w))
 
     def _part_heading(self, part: str, p: Passage) -> bool | None:
         """Is a passage under the part's heading on its page (True), another segment's (False) or none (None)?"""

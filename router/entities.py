@@ -61,7 +61,7 @@ class Lexicon:
 
     def latin_pattern(self) -> re.Pattern | None:
         if self._latin is None:
-            latin = sorted({e.text for e in self.names if not _CJK.search(e.text)}, key=len, reverse=True)
+            latin = sorted({e.text for e in self.names if not _CJK.search(e.text)}, key=lambda t: (-len(t), t))
             if latin:
                 self._latin = re.compile(LATIN_BEFORE + r"(?:" + "|".join(re.escape(t) for t in latin) + r")" + LATIN_AFTER)
         return self._latin

@@ -47,7 +47,7 @@ def labels_of(metric: str) -> list[str]:
         return []
     words += [label for label, mid in question_labels().items() if mid == metric]  # as statements print it
     out = {w.casefold().strip() for w in words if w and len(w.strip()) >= 3 or (w and _CJK.search(w))}
-    return sorted(out, key=len, reverse=True)
+    return sorted(out, key=lambda w: (-len(w), w))  # ties by text: the order never depends on the hash seed
 
 
 @lru_cache(maxsize=1)

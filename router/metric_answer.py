@@ -268,7 +268,7 @@ class MetricAnswerer:
         listings: dict[str, set[str]] = {}
         for v in values:
             listings.setdefault(v.company_id, set()).add(v.stock_code)
-        for cid in {c.company_id for c in plan.companies}:
+        for cid in dict.fromkeys(c.company_id for c in plan.companies):
             codes = [r[0] for r in self.con.execute("SELECT stock_code FROM securities WHERE company_id = ?", [cid]).fetchall()]
             if len(codes) > 1 and cid in listings:
                 caveats.append(f"{cid} has listings {', '.join(sorted(codes))}: numbers are from the "

@@ -130,7 +130,7 @@ def _subject_part(between: str) -> str | None:
     """The part that is the subject of the verb after a metric ("[operating income] did Boeing's defense business
     generate", "[revenue] did the Domestic segment earn"): its words up to its part noun, without the company's
     possessive name before them."""
-    nouns = "|".join(re.escape(n) for n in sorted(part_nouns(), key=len, reverse=True))
+    nouns = "|".join(re.escape(n) for n in sorted(part_nouns(), key=lambda n: (-len(n), n)))
     hit = re.match(rf"\s*(?:did|does|do|has|have|had|will|would)\s+(?:(?:[\w.&-]+\s+){{0,3}}[\w.&-]+['’]s\s+|the\s+|its\s+|"
                    rf"their\s+|our\s+)?((?:[\w.&/-]+\s+){{1,4}}?(?:{nouns}))\s+[a-z]+(?:\s+(?:in|up))?\s*$", between)
     if hit:
