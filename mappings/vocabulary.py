@@ -238,6 +238,14 @@ def part_fillers_zh() -> tuple[re.Pattern, re.Pattern]:
 
 
 @lru_cache(maxsize=1)
+def never_in_a_part_zh() -> re.Pattern:
+    """Chinese words of a question's asking (如何, 解释 ...): a run of words holding one names no part
+    (``measures.part_of.never_in_a_part_zh``)."""
+    spec = (_data()["measures"].get("part_of") or {}).get("never_in_a_part_zh") or []
+    return re.compile("|".join(re.escape(fold(str(w))) for w in sorted(spec, key=lambda w: (-len(w), w))))
+
+
+@lru_cache(maxsize=1)
 def part_markers() -> tuple[str, ...]:
     """The Chinese words that end a part's name (业务, 板块, 境外 ...): ``measures.part_of.markers``, folded."""
     return tuple(fold(str(m)) for m in (_data()["measures"].get("part_of") or {}).get("markers") or [])

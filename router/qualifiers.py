@@ -9,7 +9,8 @@ from __future__ import annotations
 import re
 
 from mappings.vocabulary import (fold, generic_company_words, legal_form_words, non_gaap_words, not_company_words,
-                                 part_after_words, part_fillers_zh, part_nouns, part_words, place_words)
+                                 never_in_a_part_zh, part_after_words, part_fillers_zh, part_nouns, part_words,
+                                 place_words)
 
 _CJK = re.compile(r"[\u4e00-\u9fff]")
 
@@ -63,7 +64,7 @@ def part_of(question: str, start: int, named: list[tuple[int, int]], flow: bool 
         head = re.search(r"(?:[\u4e00-\u9fff]|[a-z0-9&]+)*$", before[: m.start()])  # 小分子cdmo业务, 临床试验技术服务
         start_at = max([head.start(), *(b for a, b in named if b <= m.start())])  # not a company's or period's words
         lead, _tail = part_fillers_zh()
-        words_zh = before[start_at: m.start()]
+        words_zh = _after_asking(before[start_at: m.start()])
         while len(lead.sub("", words_zh)) != 1 and words_zh != (words_zh := lead.sub("", words_zh)):
             pass  # 公司全年临床试验技术服务: 临床试验技术服务 (a filler never leaves one character: 家电 is no 家 + 电)
         return words_zh + m.group(0)
@@ -94,12 +95,21 @@ def part_of(question: str, start: int, named: list[tuple[int, int]], flow: bool 
     return " ".join(words_) or None
 
 
+def _after_asking(run: str) -> str:
+    """The Chinese words after the last word of the question's asking (管理层如何解释境外: 境外): a part's name never holds
+    how, why or explain (``measures.part_of.never_in_a_part_zh``)."""
+    last = None
+    for last in never_in_a_part_zh().finditer(run):
+        pass
+    return run[last.end():] if last else run
+
+
 def _unmarked_part(before: str, named: list[tuple[int, int]]) -> str | None:
     """A Chinese part without a marker word: a product or line named right before the metric (罐式集装箱毛利率): the
     Chinese words after the last company or period name, less those at either end that narrow nothing
     (``measures.part_of.not_a_part_zh``: 公司, 全年, 实现 ...); two characters or more."""
     start_at = max([0, *(b for a, b in named if b <= len(before))])
-    run = re.search(r"[\u4e00-\u9fff]*$", before[start_at:]).group(0)
+    run = _after_asking(re.search(r"[\u4e00-\u9fff]*$", before[start_at:]).group(0))
     head, tail = part_fillers_zh()
     while True:  # (a filler at the head never leaves one character: 家电 is no 家 + 电; at the end it may: 谁的, 各季度)
         lead_off = head.sub("", run)

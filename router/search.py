@@ -35,7 +35,7 @@ from mappings.vocabulary import fold, form_words, words
 from schema import limits
 from schema.errors import FilingsError
 from mappings.metrics import CJK
-from router.search_words import content_query, other_language_names  # noqa: F401  (content_query: public)
+from router.search_words import content_query, other_language_words  # noqa: F401  (content_query: public)
 from schema.models import QueryPlan
 from vectorstore.engines import Hit
 from vectorstore.hybrid import diversify
@@ -296,10 +296,8 @@ class SearchPipeline:
         tables = purpose.kinds is None or "table" in purpose.kinds
         if "kind" in filters:
             tables = tables and "table" in filters["kind"]
-        keywords = plan.question if raw else content_query(plan)
-        if not raw and plan.companies and not self._written_in(plan):
-            keywords = f"{keywords} {other_language_names(plan)}".strip()
-        lists = ranked_lists(plan, plan.question, keywords, tables)
+        query, keywords = (plan.question, plan.question) if raw else self.query_words(plan)
+        lists = ranked_lists(plan, query, keywords, tables)
         companies = filters.get("company_id") or []
         groups = [dict(filters, company_id=[c]) for c in companies] if len(companies) > 1 else [filters]
         hits: list[Hit] = []
@@ -318,6 +316,16 @@ class SearchPipeline:
         elif not filters.get("company_id") and not filters.get("document_id") and per_company:
             hits = diversify(hits, per_company=per_company, k=k)
         return hits[:k], _merge_applied(applied)
+
+    def query_words(self, plan: QueryPlan) -> tuple[str, str]:
+        """(the text embedded, the keywords) a plan searches with: the question and its content words; for companies
+        whose filings print only the other language, both lead with that language's words for its metrics and what
+        it asks (an English-only model reads a Chinese question's meaning from them; BM25 finds the pages' words)."""
+        keywords = content_query(plan)
+        if not plan.companies or self._written_in(plan):
+            return plan.question, keywords
+        other = other_language_words(plan)
+        return f"{other} {plan.question}".strip(), f"{keywords} {other}".strip()
 
     def _written_in(self, plan: QueryPlan) -> bool:
         """Does any filing of the companies the plan names print the question's language (English, Chinese)?"""

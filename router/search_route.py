@@ -78,7 +78,7 @@ class EvidenceSearcher:
         out = Evidence()
         if not hits:
             return out
-        query = content_query(plan)
+        _, query = self.pipeline.query_words(plan)  # the content words, and the other language's where filings print it
         weights = term_weights(query, [h.payload["text"] for h in hits])
         terms = set(tokenize(query))
         best_text = max(hits, key=lambda h: h.score).payload["text"]

@@ -1,12 +1,13 @@
 """The words a question searches with: its keywords without what became filters (:func:`content_query`), and the
-metric names of the language it is not written in (:func:`other_language_names`)."""
+words of the language it is not written in (:func:`other_language_words`): its metrics' names and what it asks for
+(a reason, an outlook, a change, a section), for a company whose filings print only the other language."""
 
 from __future__ import annotations
 
 import re
 
 from mappings.metrics import CJK, printed_names
-from mappings.vocabulary import filter_words, fold, words
+from mappings.vocabulary import filter_words, fold, section_words, words
 from schema.models import QueryPlan
 from vectorstore.sparse import tokenize
 
@@ -26,6 +27,37 @@ def content_query(plan: QueryPlan) -> str:
     return text if tokenize(text) else plan.question
 
 
+
+
+# question-word lists whose words the passage that answers prints too: a reason's "due to" / 由于, an outlook's "expect"
+# (not "growth": its list holds both directions, and "decreased" finds the other kind of change)
+ASKING = ("why", "outlook")
+ASKING_EACH = 12  # words per list in the other language, in the list's order (words no page prints add nothing to BM25)
+
+
+def _of_language(phrases: tuple[str, ...], zh: bool) -> list[str]:
+    """A list's plain words of one language (patterns left out, a stem's ``*`` dropped)."""
+    return [p.rstrip("*") for p in phrases if not p.startswith("re:") and bool(CJK.search(p)) == zh]
+
+
+def asking_words(plan: QueryPlan) -> str:
+    """What the question asks for (a reason, an outlook, a change; a section it names or is filtered to) in the words
+    of the other language: "为什么下降" searches an English filing with "reason driven by due to ... decrease"."""
+    text = fold(plan.question)
+    other_zh = not CJK.search(plan.question)
+    out: list[str] = []
+    for name in ASKING:
+        if words(name).search(text):
+            out += _of_language(words(name).phrases, other_zh)[:ASKING_EACH]
+    for sid, phrases in section_words().items():
+        if sid in plan.sections or phrases.search(text):
+            out += _of_language(phrases.phrases, other_zh)[:ASKING_EACH]
+    return " ".join(dict.fromkeys(out))
+
+
+def other_language_words(plan: QueryPlan) -> str:
+    """The question's metrics and what it asks for, in the language it is not written in."""
+    return " ".join(filter(None, (other_language_names(plan), asking_words(plan))))
 
 
 def other_language_names(plan: QueryPlan) -> str:

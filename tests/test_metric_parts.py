@@ -186,6 +186,10 @@ def test_a_part_noun_may_be_left_out_where_the_part_is_printed():
     ("药明康德2025年一季度公司实现营业收入", ["revenue"], None),  # words that narrow nothing
     ("药明康德2025年一季度的营收", ["revenue"], None),
     ("药明康德2025年一季度按中国会计准则的营业收入", ["revenue"], None),
+    # the question's own asking (how, explain) is no part's name: what follows it may be
+    ("药明康德管理层如何解释2025年一季度毛利率的变化", ["gross_margin"], None),
+    ("药明康德2025年一季度管理层如何解释毛利率的变化", ["gross_margin"], None),
+    ("药明康德2025年一季度为什么境外业务收入下降", [], "境外业务"),
 ])
 def test_chinese_words_before_the_metric_name_a_part_or_nothing(f, question, metrics, part):
     plan = f.plan(question)
