@@ -193,6 +193,28 @@ def bare_metric_words() -> list[tuple[re.Pattern, str]]:
 
 
 @lru_cache(maxsize=1)
+def part_metric_words() -> list[tuple[re.Pattern, str]]:
+    """(pattern, metric id) for a bare word right after Chinese words that may be a part's name (数据中心收入): group 1
+    is the run of Chinese words before it, group 2 the word (:func:`income_kind` tells the runs that are no part)."""
+    spec = _data()["bare_metric_words"]
+    after = re.escape(fold(str(spec["not_before"])))
+    out = []
+    for word in spec.get("after_a_part") or []:
+        mid = (spec.get("words") or {}).get(word)
+        if mid is None:
+            raise ConfigError(f"{HERE / 'vocabulary.yaml'}: bare_metric_words.after_a_part.{word} is not a bare word")
+        out.append((re.compile(rf"([\u4e00-\u9fff]+)({re.escape(fold(str(word)))})(?![{after}])"), mid))
+    return out
+
+
+def income_kind(run: str) -> bool:
+    """Do the Chinese words before a bare word make a kind of income of their own (利息收入, 其他业务收入 is no part's
+    revenue ... ``bare_metric_words.income_kinds``), or end with a period or possessive word (年度收入)?"""
+    spec = _data()["bare_metric_words"]
+    return run[-1:] in fold(str(spec["after"])) or any(run.endswith(fold(str(k))) for k in spec.get("income_kinds") or [])
+
+
+@lru_cache(maxsize=1)
 def market_measure_words() -> Phrases:
     """Market measures (P/E, market cap, 市盈率): they need share prices, which filings do not carry."""
     return compile_phrases("measures.market", _data()["measures"]["market"])

@@ -9,7 +9,8 @@ from functools import lru_cache
 import duckdb
 
 from mappings.metrics import PERIOD_WORDS, display_name, metrics, question_labels, ratios, share_ratio
-from mappings.vocabulary import (ambiguous_metric_words, bare_metric_words, fold, market_measure_words, readings,
+from mappings.vocabulary import (ambiguous_metric_words, bare_metric_words, fold, income_kind, market_measure_words,
+                                 part_metric_words, readings,
                                  section_words, standard_words, words)
 from router.calendar import company_named
 from router.entities import LATIN_AFTER, LATIN_BEFORE, Lexicon, build_lexicon, find_companies
@@ -116,6 +117,12 @@ def metric_mentions(question: str, names: list[tuple[int, int]] = ()) -> list[tu
             if not any(span[0] < b and a < span[1] for a, b in taken):
                 taken.append(span)
                 found.append((span[0], span[1], m.group(1), mid))
+    for pattern, mid in part_metric_words():  # right after a part's name (数据中心收入): the part's figure
+        for m in pattern.finditer(text):
+            span = m.span(2)
+            if not income_kind(m.group(1)) and not any(span[0] < b and a < span[1] for a, b in taken):
+                taken.append(span)
+                found.append((span[0], span[1], m.group(2), mid))
     return sorted(found)
 
 

@@ -179,6 +179,9 @@ def test_a_part_noun_may_be_left_out_where_the_part_is_printed():
 @pytest.mark.parametrize("question, metrics, part", [
     ("药明康德2025年一季度原料药营业收入", [], "原料药"),  # a product named without a marker word
     ("药明康德2025年一季度利息收入", [], None),  # 收入 inside another term names no metric
+    ("药明康德2025年一季度租金收入", [], None),  # a kind of income of its own (bare_metric_words.income_kinds)
+    ("药明康德2025年一季度原料药收入", [], "原料药"),  # 收入 right after a product's name: the product's revenue
+    ("药明康德收入是多少", ["revenue"], None),  # right after the company's name: the company's
     ("药明康德2025年一季度境外收入", [], "境外"),  # 收入 after a marker names the part's revenue
     ("药明康德2025年一季度测试业务收入", [], "测试业务"),
     ("药明康德2025年一季度小分子新药工艺研究业务收入", [], "小分子新药工艺研究业务"),  # a long name before a marker word
