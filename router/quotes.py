@@ -28,6 +28,8 @@ from vectorstore.sparse import tokenize
 
 MAX_CHARS = 420  # a quote is at most this long (one long sentence keeps its head) ...
 LIST_CHARS = 1600  # ... unless it introduces a list ("the more significant risks are as follows:"): then the list too
+CLAUSE_CHARS = 900  # ... or it ends at a semicolon inside its sentence ("due to higher volume; about $180 million for
+# ..."): then on to the sentence's full stop, the reasons that follow included, up to this long
 HEADING_SHARE = 0.5  # a line shorter than this share of the unit's typical line, without end punctuation, is a heading
 CUE_BONUS = 1.0  # in units of a common word's weight: the sentence holds the kind of answer the question asks for
 
@@ -206,12 +208,30 @@ def scored_quote(text: str, weights: dict[str, float], wanted: list[re.Pattern] 
     if b - a > max_chars:  # one long sentence: keep its head
         b = a + max_chars
     else:
-        b = _with_its_list(text, spans, a, b)
+        b = _with_its_clauses(text, spans, a, _with_its_list(text, spans, a, b))
     return (*strip_span(text, a, b), best_score)
 
 
 _INTRODUCES = re.compile(r"[:：]['\"’”)）]*$")
 _ENDS = re.compile(r"[.!?。！？]['\"’”)）]*$")
+
+
+# (an English semicolon only: a Chinese table of reasons ends each row's reason with "；", and the next row is another
+# line item's)
+_CLAUSE_ENDS = re.compile(r";['\"’”)]*\s*$")
+
+
+def _with_its_clauses(text: str, spans: list[tuple[int, int]], a: int, b: int) -> int:
+    """The end of a quote ``text[a:b]`` that stops at a semicolon inside a sentence: the clauses after it, up to the
+    sentence's end (at most :data:`CLAUSE_CHARS` from ``a``; a bulleted item after it is another item, not read)."""
+    end = b
+    for s, e in spans:
+        if e <= end:
+            continue
+        if not _CLAUSE_ENDS.search(text[a:end]) or _ITEM.match(text[s:e]) or e - a > CLAUSE_CHARS:
+            break
+        end = e
+    return end
 
 
 def _with_its_list(text: str, spans: list[tuple[int, int]], a: int, b: int) -> int:

@@ -87,3 +87,19 @@ def test_what_then_an_amounts_name_asks_for_a_figure():
     assert "$102 billion" in text[a:b]
     a, b = best_quote(text, weights, cues("Tell me about the company's revenue in 2022"))  # no figure asked
     assert "$102 billion" not in text[a:b]
+
+
+def test_a_quote_cut_at_a_semicolon_reads_on_to_its_sentences_end():
+    """LOCKHEEDMARTIN_2021_10K p45: "The increase was primarily attributable to higher net sales of approximately $290
+    million on classified contracts due to higher volume; about $180 million for the F-16 program ...; and about $30
+    million for the C-130 program ... retirements on sustainment activities." One sentence of reasons in clauses."""
+    from conftest import corpus_page
+    from router.quotes import cues, scored_quote, term_weights
+
+    text = corpus_page("us", "LOCKHEEDMARTIN_2021_10K.pdf", 45)
+    question = "What drove the increase in Aeronautics net sales on classified contracts?"
+    a, b, _ = scored_quote(text, term_weights(question, [text]), cues(question))
+    quote = text[a:b]
+    assert "classified contracts due to higher volume;" in quote and "F-16 program" in quote
+    assert quote.endswith("retirements on sustainment activities.")
+    assert "These increases were partially offset" not in quote  # the next sentence is another one
