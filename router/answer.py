@@ -22,7 +22,7 @@ from router.line_items import (asks_amount, asks_line_item, line_item_passages, 
 from router import statement_items
 from router.other_language_names import printed_labels
 from router.quote_reading import looks_ahead, names_quarter, on_to_figure, to_sentence_end
-from router.part_rows import ends_at_part, is_part, names_part, part_heading, part_row_passages
+from router.part_rows import column_readings, ends_at_part, is_part, names_part, part_heading, part_row_passages
 from router.segment_facts import part_facts
 from router.honesty import checked, unsupported_numbers  # noqa: F401  (unsupported_numbers: public API)
 from router.metric_answer import LIMITED_COVERAGE, MetricAnswerer
@@ -242,7 +242,7 @@ class Router:
                                      f"for ({asked}): the passages found name it without one")
             named = [p for p in named if not any(ends_at_part(p.text, word) for word in self._parts(plan))]
             passages[:] = first(rows + parts, named)  # in place: the evidence keeps what the search says of its scope
-            measure_caveats = self._part_of_year(plan, passages)
+            measure_caveats = column_readings(plan, parts) + self._part_of_year(plan, passages)
         else:
             measure_caveats = []
         if headcount and not reasons:  # how many people: a passage that prints a number of them, or no_data

@@ -23,6 +23,7 @@ from mappings.vocabulary import (fold, non_gaap_words, other_figure_words, part_
 from router.fallback import figure_filters, figure_span, labels_of, span_passage
 from router.periods import years_named
 from router.other_language_names import other_language_name
+from router.part_columns import column_reading, part_column_span
 from router.qualifiers import part_name
 from schema.models import Passage, QueryPlan
 
@@ -261,6 +262,27 @@ def part_sentence_span(text: str, name: re.Pattern, labels: list[str], kind: str
     return None
 
 
+def column_readings(plan: QueryPlan, passages: list[Passage]) -> list[str]:
+    """What the answer's column-table quotes are read as, one line each ("Service segment, 2021, Segment results:
+    257,629 HK$'000, read from the column the part heads"): the quote holds the whole table's header and row."""
+    years = {p.fiscal_year for p in plan.periods if p.fiscal_year}
+    out = []
+    for qualifier, metric in plan.non_gaap:
+        if not is_part(qualifier):
+            continue
+        own, other = part_names(qualifier)
+        for p in passages:
+            text = simplified_in_place(p.text)
+            for name in dict.fromkeys([*own, *other]):
+                r = column_reading(text, _flexible(name), labels_of(metric), years)
+                if r is not None:
+                    line = (f"read from the column the part heads: {r.heading}, {r.year}, {r.row}: {r.figure}"
+                            f"{' ' + r.unit if r.unit else ''} [{p.source.get('doc_name')} p{p.source.get('page')}]")
+                    out.append(line)
+                    break
+    return list(dict.fromkeys(out))
+
+
 def is_part(qualifier: str) -> bool:
     """Is a qualifier of a metric a part of it, not an adjusted measure, another figure ("goodwill impairment") or
     another standard?"""
@@ -296,11 +318,11 @@ def part_row_passages(searcher: Callable, plan: QueryPlan,
             seen = {(p.source.get("document_id"), p.source.get("page"), p.text) for p in evidence}
             evidence = [*evidence, *(p for p in more if (p.source.get("document_id"), p.source.get("page"), p.text)
                                      not in seen)]
-        found = _found(evidence, (own, other), labels, kind, several=len(years) > 1)
+        found = _found(evidence, (own, other), labels, kind, years)
         if not found and printed is not None and (label := other_language_name(own, printed(filters))):
             query = plan.model_copy(update={"sections": [], "question": " ".join([plan.question, label, names])})
             found = _found([*searcher(query, filters, whole=True), *evidence], ([simplified_in_place(label)],), labels, kind,
-                           several=len(years) > 1)
+                           years)
         # several years asked: the tables that print the most of them first (the latest report's, "2022 2021 2020");
         # a table under another year's heading only (a comparative year's) last
         found.sort(key=lambda q: (-len(years & years_named(q.text)), bool(years_named(q.text))))
@@ -309,15 +331,18 @@ def part_row_passages(searcher: Callable, plan: QueryPlan,
 
 
 def _found(evidence: list[Passage], groups: tuple[list[str], ...], labels: list[str], kind: str | None,
-           several: bool) -> list[Passage]:
-    """The passages quoted from the evidence that print a part by the names of the first group that finds any."""
+           years: set[int]) -> list[Passage]:
+    """The passages quoted from the evidence that print a part by the names of the first group that finds any: its
+    row, its table under its heading, its column (``router.part_columns``) or its sentence."""
     found: list[Passage] = []
+    several = len(years) > 1
     for group in groups:  # the question's own words first
         patterns = [_flexible(w) for w in group]
         for p in evidence:
             text = simplified_in_place(p.text)  # a Traditional page read in the question's folded words
             span = next((s for pat in patterns for s in (part_row_span(text, pat, labels, kind),
                                                          part_table_span(text, pat, labels),
+                                                         part_column_span(text, pat, labels, years),
                                                          part_sentence_span(text, pat, labels, kind)) if s), None)
             quote = span_passage(p, *span) if span is not None else None
             if quote is not None and quote.text not in {q.text for q in found}:

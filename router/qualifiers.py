@@ -203,6 +203,13 @@ def part_after(question: str, end: int, companies: list[tuple[int, int]] = (),
     # segment")
     if any(a < end + hit.end() <= b for a, b in companies):
         return None
+    # a company's possessive name inside them is whose part it is ("segment results of Water Oasis's product
+    # segment": the product segment)
+    for a, b in companies:
+        own = re.match(r"['’]s?\s+", rest[b - end:]) if end + hit.start() <= a and b < end + hit.end() else None
+        if own:
+            lead = re.match(r"\s*(?:from|of|for|in|by|at)\s+(?:the\s+)?", hit.group(0))
+            return (lead.group(0) if lead else "") + rest[b - end + own.end(): hit.end()]
     return hit.group(0)
 
 
