@@ -260,6 +260,13 @@ def part_fillers_zh() -> tuple[re.Pattern, re.Pattern]:
 
 
 @lru_cache(maxsize=1)
+def whole_words_zh() -> re.Pattern:
+    """Chinese words that say the whole, ending the words before a metric (``measures.part_of.whole_zh``)."""
+    spec = (_data()["measures"].get("part_of") or {}).get("whole_zh") or []
+    return re.compile("(?:" + "|".join(re.escape(fold(str(w))) for w in sorted(spec, key=lambda w: (-len(w), w))) + ")$")
+
+
+@lru_cache(maxsize=1)
 def never_in_a_part_zh() -> re.Pattern:
     """Chinese words of a question's asking (如何, 解释 ...): a run of words holding one names no part
     (``measures.part_of.never_in_a_part_zh``)."""

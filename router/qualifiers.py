@@ -10,7 +10,7 @@ import re
 
 from mappings.vocabulary import (fold, generic_company_words, legal_form_words, non_gaap_words, not_company_words,
                                  never_in_a_part_zh, part_after_words, part_fillers_zh, part_nouns, part_words,
-                                 place_words)
+                                 place_words, whole_words_zh)
 
 _CJK = re.compile(r"[\u4e00-\u9fff]")
 
@@ -111,6 +111,11 @@ def _unmarked_part(before: str, named: list[tuple[int, int]]) -> str | None:
     start_at = max([0, *(b for a, b in named if b <= len(before))])
     run = _after_asking(re.search(r"[\u4e00-\u9fff]*$", before[start_at:]).group(0))
     head, tail = part_fillers_zh()
+    periods_off = run
+    while periods_off != (periods_off := tail.sub("", periods_off)) and not whole_words_zh().search(periods_off):
+        pass
+    if whole_words_zh().search(periods_off) or whole_words_zh().search(run):
+        return None  # the whole is asked (全年整体收入, 总体毛利率): what comes before it is no part
     while True:  # (a filler at the head never leaves one character: 家电 is no 家 + 电; at the end it may: 谁的, 各季度)
         lead_off = head.sub("", run)
         new = tail.sub("", run if len(lead_off) == 1 else lead_off)
