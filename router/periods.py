@@ -119,6 +119,9 @@ def cn_numerals(text: str) -> str:
                   text)
 
 
+_TO_DATE = {1: "Q1", 2: "H1", 3: "9M"}  # the year to date at the end of a quarter
+
+
 def find_periods(question: str) -> tuple[list[PeriodRef], int | None]:
     """(periods, last_n_years). Quarter / half-year / nine-month mentions win over a bare year."""
     text = cn_numerals(unicodedata.normalize("NFKC", question))
@@ -224,6 +227,8 @@ def find_periods(question: str) -> tuple[list[PeriodRef], int | None]:
          lambda m: (int(m.group(1)), f"Q{_ORD[m.group(2).lower()]}")),
         (_YEAR + r"\s?(?:年度?|财年|財年)?\s?(?:第\s?)?([一二三四1-4])\s?季(?:度)?(?!末)", lambda m: (int(m.group(1)), f"Q{_num(m.group(2))}")),
         (_YEAR + r"\s?年?\s?Q([1-4])(?![0-9A-Za-z])", lambda m: (int(m.group(1)), f"Q{m.group(2)}")),
+        # from the year's start to a quarter's end (年初至三季度末, 年初至第二季度末): the year to date of that quarter
+        (_YEAR + r"\s?年?(?:度)?\s?(?:年初|初)\s?(?:至|到)\s?(?:第\s?)?([一二三1-3])\s?季度?末", lambda m: (int(m.group(1)), _TO_DATE[_num(m.group(2))])),
         # half years and nine months
         (_YEAR + r"\s?年?(?:度)?\s?(?:上半年|半年度|中期|半年|1\s?[-—–~至]\s?6\s?月)", lambda m: (int(m.group(1)), "H1")),
         # (a two-digit year after H1 needs a space or an apostrophe: "H1 24", "H1'24"; "H100" is a product name)
@@ -270,6 +275,7 @@ def find_periods(question: str) -> tuple[list[PeriodRef], int | None]:
                 add(m, *made, fiscal=bool(fiscal_rx.search(m.group(0))) or isinstance(made, _Split))
     _share_listed_period(text, found)
     yearless = [
+        (r"年初\s?(?:至|到)\s?(?:第\s?)?([一二三1-3])\s?季度?末", lambda m: _TO_DATE[_num(m.group(1))]),
         (r"(?<![\d年])前三季度", lambda m: "9M"),
         (r"(?<![\d年])(?:上半年|半年度|中期)", lambda m: "H1"),
         (r"(?<![\d年前])(?:第\s?)?([一二三四])\s?季度", lambda m: f"Q{_num(m.group(1))}"),

@@ -159,7 +159,9 @@ def period_phrases(fye: int, market: str) -> list[tuple[str, str, tuple, bool | 
                         (f"year-to-date through Q{q} fiscal {y}", zh, (y, ytd), True),
                         (f"Q{q} {y} YTD", zh, (y, ytd), None), (f"Q{q} YTD fiscal {y}", zh, (y, ytd), True),
                         (f"FY{y} Q{q} YTD", zh, (y, ytd), True),
-                        (f"through the {_ORD[q]} quarter of {y}", zh, (y, ytd), None)]
+                        (f"through the {_ORD[q]} quarter of {y}", zh, (y, ytd), None),
+                        (f"year-to-date through Q{q} fiscal {y}", f"{y}年年初至{_CN_Q[q]}季度末", (y, ytd), True),
+                        (f"year-to-date through Q{q} fiscal {y}", f"{y}年年初至第{_CN_Q[q]}季度末", (y, ytd), True)]
             instant = "FY" if q == 4 else ("H1" if q == 2 and market != "US" else f"Q{q}")
             out.append((f"as of {_en_date(end)}", f"{end.year}年{end.month}月{end.day}日", (y, instant), None))
             if q in (2, 4):  # the same dates in Chinese numerals (截至二〇二五年三月三十一日止年度)
