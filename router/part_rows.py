@@ -262,6 +262,15 @@ def part_sentence_span(text: str, name: re.Pattern, labels: list[str], kind: str
     return None
 
 
+def aside_names(question: str, qualifier: str) -> list[str]:
+    """The part's name in brackets right after its words in the question, as the filing prints it ("clinical trial
+    technology services (临床试验技术服务)"), folded."""
+    name = _flexible(part_name(qualifier))
+    text = fold(question)
+    return [simplified_in_place(m.group(1).strip()) for hit in name.finditer(text)
+            if (m := re.match(r"\s*[（(]([^()（）]{2,40})[)）]", text[hit.end():]))]
+
+
 def column_readings(plan: QueryPlan, passages: list[Passage]) -> list[str]:
     """What the answer's column-table quotes are read as, one line each ("Service segment, 2021, Segment results:
     257,629 HK$'000, read from the column the part heads"): the quote holds the whole table's header and row."""
@@ -305,6 +314,7 @@ def part_row_passages(searcher: Callable, plan: QueryPlan,
         if not is_part(qualifier):
             continue
         own, other = part_names(qualifier)
+        own += aside_names(plan.question, qualifier)
         labels = labels_of(metric)
         kind = metrics()[metric].kind if metric in metrics() else None
         names = " ".join(dict.fromkeys(printed_names(metric).values()))

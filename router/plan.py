@@ -123,7 +123,20 @@ def metric_mentions(question: str, names: list[tuple[int, int]] = ()) -> list[tu
             if not income_kind(m.group(1)) and not any(span[0] < b and a < span[1] for a, b in taken):
                 taken.append(span)
                 found.append((span[0], span[1], m.group(2), mid))
-    return sorted(found)
+    return _named_again(text, sorted(found))
+
+
+def _named_again(text: str, found: list[tuple[int, int, str, str]]) -> list[tuple[int, int, str, str]]:
+    """The mentions less one followed by another metric's name that fills the brackets right after it ("cash and
+    bank balances (货币资金)"): the same figure named again as the filing prints it, which is the one asked."""
+    out = []
+    for i, mention in enumerate(found):
+        after = found[i + 1] if i + 1 < len(found) else None
+        if after and after[3] != mention[3] and re.fullmatch(r"\s*[（(]\s*", text[mention[1]: after[0]]) \
+                and re.match(r"\s*[)）]", text[after[1]:]):
+            continue
+        out.append(mention)
+    return out
 
 
 # one metric as a share of another: "研发投入占营业收入的比例", "R&D as a percentage of revenue", "the ratio of capex to

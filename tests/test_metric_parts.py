@@ -322,3 +322,20 @@ def test_a_share_asked_with_a_bracketed_name_among_the_words_takes_no_total(f):
 def test_an_average_over_years_names_no_part(f):
     plan = f.plan("药明康德近三年平均营业收入")
     assert plan.metrics == ["revenue"] and not plan.non_gaap
+
+
+@pytest.mark.parametrize("question, metrics", [
+    ("WuXi AppTec cash and bank balances (货币资金) as of 31 March 2025", ["cash_and_deposits"]),
+    ("药明康德2025年一季度营业收入（收入）", ["revenue"]),  # the same metric named again: one
+])
+def test_a_metric_named_again_in_brackets_is_the_one_asked(f, question, metrics):
+    assert f.plan(question).metrics == metrics
+
+
+def test_a_parts_printed_name_in_brackets_is_one_of_its_names():
+    from router.part_rows import aside_names
+
+    question = "Tigermed revenue from clinical trial technology services (臨床試驗技術服務) in 1H 2025"
+    assert aside_names(question, "from clinical trial technology services") == ["临床试验技术服务"]
+    assert aside_names("Tigermed revenue from clinical trial technology services in 1H 2025",
+                       "from clinical trial technology services") == []
