@@ -31,15 +31,17 @@ _YEARS_AFTER = re.compile(r"(?:[^.;。；]|\.(?=\d)){0,80}?\b(?:in|for)\s+(?:fis
 
 # an A-share profit distribution's cash dividend for every ten shares ("拟向全体股东每10股派发现金红利0.3元（含税）"),
 # quoted as printed: the figure is ten shares'
-_PER_TEN_SHARES = re.compile(r"每\s*10\s*股\s*派(?:发|發)?(?:现金|現金)?(?:红利|紅利|股利|股息)?\s*(?:人民币|人民幣)?\s*\d+(?:\.\d+)?\s*元"
-                             r"(?:\s*[（(]含税[)）])?")
+# (one "合计" for the year, after an interim's and the final's, is the year's whole: read first)
+_PER_TEN_SHARES = re.compile(r"每\s*10\s*股\s*(合[计計]\s*)?派(?:发|發|送)?(?:现金|現金)?(?:红利|紅利|股利|股息)?\s*(?:人民币|人民幣)?\s*"
+                             r"\d+(?:\.\d+)?\s*元(?:\s*[（(]含税[)）])?")
 
 
 def per_share_sentence_span(text: str, metric: str, years: frozenset[int] = frozenset()) -> tuple[int, int] | None:
     """(start, end) of "<words> ... <figure> per share" for ``metric``, or None. When the sentence names the years of
     its figures, the first figure is the first year's: read only when that is one of ``years`` (the years asked). An
     A-share report's dividend for every ten shares is read as printed, from its sentence's start."""
-    for ten in _PER_TEN_SHARES.finditer(text) if metric == "dividends_per_share" else ():
+    tens = sorted(_PER_TEN_SHARES.finditer(text), key=lambda m: m.group(1) is None) if metric == "dividends_per_share" else []
+    for ten in tens:
         # the year whose profit it distributes ("2018年年度股东大会", "2019年度利润分配预案"): none other than those asked
         if not of_other_year(text, ten.start(), years):
             return sentence_start(text, ten.start()), ten.end()

@@ -29,3 +29,11 @@ def test_another_years_dividend_is_no_answer():
     assert "每股派发现金红利 0.2" in text
     assert figure_passages([passage], "dividends_per_share", years=frozenset({2019})) == []
     assert figure_passages([passage], "dividends_per_share", years=frozenset({2018}))
+
+
+def test_the_years_total_for_every_ten_shares_is_read_before_its_final_part():
+    """000999 2024 summary p1: the 利润分配预案 "每 10 股派发现金红利 3.2 元（含税）" (the final), then "2024年前三季度利润
+    分派，每 10 股派送现金 10 元（含税）" and "2024年度每 10 股合计派送现金 13.20 元（含税）" (the year's whole)."""
+    text = page("000999_huarunsanjiu_2024_summary.pdf", 1)
+    span = per_share_sentence_span(text, "dividends_per_share", frozenset({2024}))
+    assert span is not None and text[span[0]: span[1]].replace("\n", "").endswith("合计派送现金 13.20 元（含税）")
