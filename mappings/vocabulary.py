@@ -327,6 +327,18 @@ def readings() -> dict[str, tuple[str, str]]:
     return out
 
 
+def reading_labels(question: str, metric: str) -> list[str]:
+    """The names a filing prints the figure of a reading word the question uses for ``metric`` with ("EBIT": "earnings
+    before interest and taxes"), folded; empty when it uses none (``measures.readings.<word>.printed``)."""
+    text = fold(question).casefold()
+    out: list[str] = []
+    for alias, spec in (_data()["measures"].get("readings") or {}).items():
+        word = fold(str(alias)).casefold()
+        if spec.get("metric") == metric and re.search(phrase_pattern(word), text, re.I):
+            out += [fold(str(p)).casefold() for p in spec.get("printed") or []]
+    return list(dict.fromkeys(out))
+
+
 @lru_cache(maxsize=1)
 def per_share_sentence_words() -> dict[str, list[str]]:
     """Metric id -> the words a sentence prints before a per-share figure of it: ``measures.per_share_sentences``."""

@@ -22,7 +22,9 @@ from router.line_items import (asks_amount, asks_line_item, line_item_passages, 
 from router import statement_items
 from router.other_language_names import printed_labels
 from router.quote_reading import looks_ahead, names_quarter, on_to_figure, to_sentence_end
-from router.part_rows import column_readings, ends_at_part, is_part, names_part, part_heading, part_row_passages
+from router.part_columns import column_readings
+from router.part_names import ends_at_part, is_part, names_part, part_heading
+from router.part_rows import part_row_passages
 from router.segment_facts import part_facts
 from router.honesty import checked, unsupported_numbers  # noqa: F401  (unsupported_numbers: public API)
 from router.metric_answer import LIMITED_COVERAGE, MetricAnswerer

@@ -17,7 +17,11 @@ from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
 
 from mappings.metrics import CJK
+from router.fallback import labels_of
+from router.part_names import flexible, is_part, part_names
 from router.periods import cn_numerals
+from mappings.vocabulary import simplified_in_place
+from schema.models import Passage, QueryPlan
 
 HEADER_LINES = 5  # the years and units lines are within this many lines of the headings line
 ROW_LINES = 14  # the metric's row is within this many lines under the units line
@@ -223,3 +227,24 @@ def column_reading(text: str, name: re.Pattern, labels: list[str], years: set[in
     """The part's cell read from such a table (what the quote's reader would read), or None."""
     found = _read(text, name, labels, years) if years else None
     return found[2] if found else None
+
+
+def column_readings(plan: QueryPlan, passages: list[Passage]) -> list[str]:
+    """What the answer's column-table quotes are read as, one line each ("Service segment, 2021, Segment results:
+    257,629 HK$'000, read from the column the part heads"): the quote holds the whole table's header and row."""
+    years = {p.fiscal_year for p in plan.periods if p.fiscal_year}
+    out = []
+    for qualifier, metric in plan.non_gaap:
+        if not is_part(qualifier):
+            continue
+        own, other = part_names(qualifier)
+        for p in passages:
+            text = simplified_in_place(p.text)
+            for name in dict.fromkeys([*own, *other]):
+                r = column_reading(text, flexible(name), labels_of(metric), years)
+                if r is not None:
+                    line = (f"read from the column the part heads: {r.heading}, {r.year}, {r.row}: {r.figure}"
+                            f"{' ' + r.unit if r.unit else ''} [{p.source.get('doc_name')} p{p.source.get('page')}]")
+                    out.append(line)
+                    break
+    return list(dict.fromkeys(out))

@@ -18,13 +18,12 @@ import re
 from collections.abc import Callable
 
 from mappings.metrics import CJK, metrics, printed_names
-from mappings.vocabulary import (fold, non_gaap_words, other_figure_words, part_after_words, part_markers, part_nouns, same_part_names,
-                                 simplified_in_place, standard_words, words)
+from mappings.vocabulary import fold, part_markers, reading_labels, simplified_in_place, words
 from router.fallback import figure_filters, figure_span, labels_of, span_passage
 from router.periods import years_named
 from router.other_language_names import other_language_name
-from router.part_columns import column_reading, part_column_span
-from router.qualifiers import part_name
+from router.part_columns import part_column_span
+from router.part_names import _CJK_PART_ENDINGS, _FIGURE, HEADING_MAX, aside_names, flexible, is_part, part_names
 from schema.models import Passage, QueryPlan
 
 PARTS_EACH = 2  # tables quoted per part asked
@@ -32,7 +31,6 @@ HEADER_BEFORE = 900  # the metric's name in the table's header: at most this man
 HEADER_AFTER = 400  # or in a total row under it ("Total revenue")
 TABLE_AFTER = 600  # the metric's row under a part's heading: at most this many characters after it
 QUOTE_MAX = 1200  # header to row quoted as one span up to this length; beyond it, the row alone
-_FIGURE = re.compile(r"[(\-–]?\s?(?:[$¥￥]|HK\$|US\$|S\$|RMB)?\s?\d[\d,]*(?:\.\d+)?", re.I)
 # what may stand between a row's label and its first figure: leaders, spacing, a currency, a name or note in brackets
 _ROW_GAP = re.compile(r"(?:[\s.·…:：$¥￥_）)-]|HK\$|US\$|S\$|RMB|[（(][^()（）\n]{0,40}[)）])*", re.I)
 _AMOUNT = re.compile(r"\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+\.\d{2,}")
@@ -48,7 +46,6 @@ _ENGLISH_NAME = re.compile(r"[\s•●■◆▪·\-–—*]*[A-Za-z][A-Za-z&'’
 _CHINESE_NAME = re.compile(r"[^\S\n]+[\u4e00-\u9fff][\u4e00-\u9fff、（）()]{0,15}(?=[^\S\n])")
 _FOOTNOTE = re.compile(r"[（(]\d{1,2}[)）]")
 _YEARS_HEADER = re.compile(r"(?:19|20)\d\d[^\S\n]+(?:19|20)\d\d[^\S\n]*(?:[^\S\n]+(?:19|20)\d\d)*[^\S\n]*\n")
-HEADING_MAX = 60  # a heading line is at most this long
 SENTENCE_GAP = 12  # a sentence names the part and then the metric: at most this many characters between them
 SENTENCE_GAP_ZH = 32  # in Chinese, when the words between name no other part ("小分子业务保持稳定发展，收入基本持平，毛利率")
 SENTENCE_WINDOW = 200  # and its figure within this many characters after that, in the same sentence
@@ -61,27 +58,6 @@ _SENTENCE_STOP = re.compile(r"[。；;]|(?<![A-Z])\.(?=\s)")
 _METRIC_ROW_HEAD = re.compile(r"[\s•●■◆▪·\-–—*]*(?:segment|total|reportable segment|分部|板块)?\s*$", re.I)
 
 
-_CJK_PART_ENDINGS = "业务|板块|分部|系列产品|类产品|产品|系列|类"  # what a Chinese part's name may end in, or not
-
-
-def _flexible(name: str) -> re.Pattern:
-    """A name as printed: any spacing (a line break inside it too), any case, not inside a longer word."""
-    pieces = [re.escape(piece) for piece in re.split(r"\s+", name.strip()) if piece]
-    # a word may carry its possessive on the page ("Sam's Club U.S." for a question's "sam club u.s")
-    body = r"\s*".join(r"\s*".join(re.escape(ch) for ch in p) if CJK.search(p) else p + r"(?:['’]s)?" for p in pieces)
-    body = body.replace(r"\ ", r"\s+")
-    return re.compile(rf"(?<![\w&]){body}(?![\w&])" if not CJK.search(name) else body, re.I)
-
-
-def part_names(qualifier: str) -> tuple[list[str], list[str]]:
-    """(the part's names as the question writes them, its names in the other language)."""
-    q = part_name(qualifier)
-    bare = " ".join(w for w in q.split() if w not in part_nouns()) or q
-    cjk_bare = re.sub(rf"(?:{_CJK_PART_ENDINGS})$", "", bare) if CJK.search(bare) else bare
-    own = [w for w in dict.fromkeys([q, bare, cjk_bare]) if len(w) >= 2]
-    other = list(dict.fromkeys(name for group in same_part_names() if any(w in group for w in own)
-                              for name in group if name not in own))
-    return own, other
 
 
 def _prose(line: str) -> bool:
@@ -172,10 +148,34 @@ def part_row_span(text: str, name: re.Pattern, labels: list[str], kind: str | No
         if not any(lower.find(w, top, row_end) >= 0 or lower.find(w, row_end, row_end + HEADER_AFTER) >= 0
                    for w in labels):
             continue
+        if _under_another_section(text, lower, top, line_start, row_end, labels):
+            continue  # a stacked table's other section (REVENUES) when the metric's own (EARNINGS BEFORE ...) follows
         if row_end - top > QUOTE_MAX:
             top = text.find("\n", row_end - QUOTE_MAX) + 1
         return top, row_end
     return None
+
+
+_SECTION_LINE = re.compile(r"[^\S\n]*[A-Z][^\da-z\n]{2,58}[^\S\n]*")  # an upper-case line without figures ("REVENUES")
+
+
+def _under_another_section(text: str, lower: str, top: int, line_start: int, row_end: int, labels: list[str]) -> bool:
+    """Is the row under a section heading of a stacked table (a line without figures: "REVENUES") that names none of
+    the metric's labels, while a later section heading of the table does ("EARNINGS BEFORE INTEREST AND TAXES")?"""
+    heading = None
+    end = line_start - 1
+    while end > top:
+        start = text.rfind("\n", 0, end) + 1
+        if _SECTION_LINE.fullmatch(text[start:end]):
+            heading = lower[start:end]
+            break
+        end = start - 1
+    if heading is None or any(w in heading for w in labels):
+        return False
+    for line in text[row_end: row_end + 2 * QUOTE_MAX].split("\n"):
+        if _SECTION_LINE.fullmatch(line) and any(w in line.casefold() for w in labels):
+            return True
+    return False
 
 
 # a table's heading line that says whose year its figures are ("2023年度", "二零二三年", "Year ended 31 December 2023")
@@ -262,43 +262,6 @@ def part_sentence_span(text: str, name: re.Pattern, labels: list[str], kind: str
     return None
 
 
-def aside_names(question: str, qualifier: str) -> list[str]:
-    """The part's name in brackets right after its words in the question, as the filing prints it ("clinical trial
-    technology services (临床试验技术服务)"), folded."""
-    name = _flexible(part_name(qualifier))
-    text = fold(question)
-    return [simplified_in_place(m.group(1).strip()) for hit in name.finditer(text)
-            if (m := re.match(r"\s*[（(]([^()（）]{2,40})[)）]", text[hit.end():]))]
-
-
-def column_readings(plan: QueryPlan, passages: list[Passage]) -> list[str]:
-    """What the answer's column-table quotes are read as, one line each ("Service segment, 2021, Segment results:
-    257,629 HK$'000, read from the column the part heads"): the quote holds the whole table's header and row."""
-    years = {p.fiscal_year for p in plan.periods if p.fiscal_year}
-    out = []
-    for qualifier, metric in plan.non_gaap:
-        if not is_part(qualifier):
-            continue
-        own, other = part_names(qualifier)
-        for p in passages:
-            text = simplified_in_place(p.text)
-            for name in dict.fromkeys([*own, *other]):
-                r = column_reading(text, _flexible(name), labels_of(metric), years)
-                if r is not None:
-                    line = (f"read from the column the part heads: {r.heading}, {r.year}, {r.row}: {r.figure}"
-                            f"{' ' + r.unit if r.unit else ''} [{p.source.get('doc_name')} p{p.source.get('page')}]")
-                    out.append(line)
-                    break
-    return list(dict.fromkeys(out))
-
-
-def is_part(qualifier: str) -> bool:
-    """Is a qualifier of a metric a part of it, not an adjusted measure, another figure ("goodwill impairment") or
-    another standard?"""
-    return not (non_gaap_words().search(qualifier) or other_figure_words().regex.fullmatch(qualifier)
-                or any(p.regex.fullmatch(qualifier) for p in standard_words().values()))
-
-
 def part_row_passages(searcher: Callable, plan: QueryPlan,
                       printed: Callable[[dict], list[str]] | None = None) -> list[Passage]:
     """For each part the plan asks about (a qualifier that is no non-GAAP word), the tables of the asked period's
@@ -315,7 +278,7 @@ def part_row_passages(searcher: Callable, plan: QueryPlan,
             continue
         own, other = part_names(qualifier)
         own += aside_names(plan.question, qualifier)
-        labels = labels_of(metric)
+        labels = [*reading_labels(plan.question, metric), *labels_of(metric)]  # "EBIT": its own printed names first
         kind = metrics()[metric].kind if metric in metrics() else None
         names = " ".join(dict.fromkeys(printed_names(metric).values()))
         query = plan.model_copy(update={"sections": [],
@@ -347,7 +310,7 @@ def _found(evidence: list[Passage], groups: tuple[list[str], ...], labels: list[
     found: list[Passage] = []
     several = len(years) > 1
     for group in groups:  # the question's own words first
-        patterns = [_flexible(w) for w in group]
+        patterns = [flexible(w) for w in group]
         for p in evidence:
             text = simplified_in_place(p.text)  # a Traditional page read in the question's folded words
             span = next((s for pat in patterns for s in (part_row_span(text, pat, labels, kind),
@@ -362,45 +325,3 @@ def _found(evidence: list[Passage], groups: tuple[list[str], ...], labels: list[
         if found:
             break
     return found
-
-
-# a segment's heading line ("International Segment", "Domestic Segment Performance Summary")
-_PART_HEADING = re.compile(r"(?m)^[^\S\n]*([A-Z][\w&'’.,/ -]{0,50}?)\s+[Ss]egment(?:\s+(?:Performance\s+Summary|Results|"
-                           r"Overview|Performance))?[^\S\n]*$")
-
-
-def _bare_names(qualifier: str) -> list[str]:
-    """The part's names in both languages, each without its part noun ("international segment" -> "international")."""
-    own, other = part_names(qualifier)
-    return [" ".join(w for w in n.split() if w not in part_nouns()) or n for n in own + other]
-
-
-def part_heading(page: str, at: int, qualifier: str) -> bool | None:
-    """Is the place ``at`` of a page under the heading of the part asked (True), of another segment (False: "Our
-    gross profit rate decreased ..." under "International Segment" is not the Domestic segment's), or under none on
-    the page (None)? The nearest such heading above it decides."""
-    heading = None
-    line_end = page.find("\n", at)  # (a passage may start with its own heading line)
-    for m in _PART_HEADING.finditer(page, 0, line_end if line_end >= 0 else len(page)):
-        heading = m.group(1)
-    if heading is None:
-        return None
-    names = _bare_names(qualifier)
-    return any(n and _flexible(n).search(heading) for n in names)
-
-
-def names_part(text: str, qualifier: str) -> bool:
-    """Does a text name the part (as asked, or without its part noun)?"""
-    names = _bare_names(qualifier)
-    folded = simplified_in_place(text)
-    return any(_flexible(n).search(folded) for n in names if n)
-
-
-def ends_at_part(text: str, qualifier: str) -> bool:
-    """Does a quote end at the part's own heading, its figures cut off ("... Operating income $5,501\nSam's Club
-    U.S.(1)")? Such a quote shows the other parts' figures and none of the part's."""
-    last = text.rstrip().rsplit("\n", 1)[-1]
-    bare = re.sub(r"[（(]\d{1,2}[)）]|\s+", " ", last).strip()
-    return not _FIGURE.search(re.sub(r"[（(]\d{1,2}[)）]", "", last)) and any(
-        _flexible(n).fullmatch(bare) or _flexible(n).search(bare) and len(bare) <= HEADING_MAX for n in _bare_names(qualifier))
-

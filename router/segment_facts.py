@@ -24,7 +24,7 @@ from mappings.metrics import CJK, display_name, metrics
 from mappings.vocabulary import part_nouns
 from router.answer_text import money
 from router.other_language_names import other_language_name
-from router.part_rows import part_names
+from router.part_names import part_names
 from router.statement_items import ItemAnswer, wanted
 from schema.models import AnswerRow, QueryPlan
 from warehouse.periods import classify_duration, classify_instant

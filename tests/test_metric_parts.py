@@ -145,7 +145,7 @@ def test_a_whole_named_before_its_part_is_not_asked(f):
 
 
 def test_a_parts_name_is_read_without_its_linking_words():
-    from router.part_rows import part_names
+    from router.part_names import part_names
 
     assert part_names("from the health management and consultancy business")[0][0] == \
         "health management and consultancy business"
@@ -333,7 +333,7 @@ def test_a_metric_named_again_in_brackets_is_the_one_asked(f, question, metrics)
 
 
 def test_a_parts_printed_name_in_brackets_is_one_of_its_names():
-    from router.part_rows import aside_names
+    from router.part_names import aside_names
 
     question = "Tigermed revenue from clinical trial technology services (臨床試驗技術服務) in 1H 2025"
     assert aside_names(question, "from clinical trial technology services") == ["临床试验技术服务"]

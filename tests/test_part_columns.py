@@ -17,7 +17,7 @@ from conftest import corpus_page
 from mappings.vocabulary import simplified_in_place
 from router.fallback import labels_of
 from router.part_columns import column_reading, part_column_span
-from router.part_rows import _flexible
+from router.part_names import flexible as _flexible
 
 
 @pytest.fixture(scope="module")

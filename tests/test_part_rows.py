@@ -8,7 +8,8 @@ import pytest
 
 from conftest import corpus_page
 from router.fallback import labels_of
-from router.part_rows import _flexible, part_names, part_row_span, part_sentence_span, part_table_span
+from router.part_names import flexible as _flexible, part_names
+from router.part_rows import part_row_span, part_sentence_span, part_table_span
 
 
 page = corpus_page
@@ -103,7 +104,7 @@ def test_a_segments_heading_tells_whose_sentence_it_is():
     """BESTBUY_2023_10K p27: "Our gross profit rate decreased in fiscal 2023, primarily driven by lower product margin
     rates and higher supply chain costs in Canada." under the "International Segment" heading; p26 prints the Domestic
     segment's reason with no heading on its page (the Domestic heading is on p25)."""
-    from router.part_rows import part_heading
+    from router.part_names import part_heading
 
     p27 = page("us", "BESTBUY_2023_10K.pdf", 27)
     at = p27.index("supply chain costs in Canada")
@@ -122,7 +123,7 @@ def test_a_parts_name_matches_its_printed_possessive():
 def test_a_footnote_mark_or_a_row_of_percentages_is_no_parts_amount():
     """wmt-20250131 p78 (segment table) ends a block at "Sam's Club U.S.(1)", its figures on the next page's unit;
     p35 prints comparable sales "Sam's Club U.S. 4.7% 2.3% (1.5)% (2.6)%" (lines as the filing prints them)."""
-    from router.part_rows import ends_at_part
+    from router.part_names import ends_at_part
 
     table = ("(Amounts in millions) 2025 2024 2023\nWalmart International\nNet sales $121,885 $114,641 $100,983\n"
              "Operating income $5,501 $4,909 $2,965\nSam's Club U.S.(1)")
@@ -178,3 +179,16 @@ def test_a_figure_a_chinese_sentence_says_a_part_went_to():
     text = page("cn", "300347_taigeyiyao_2025_interim.pdf", 19)
     quote = quoted(text, "主营业务", "gross_margin")
     assert quote is not None and quote.endswith("29.4%") and "主营业务成本" not in quote
+
+
+def test_a_stacked_tables_row_is_read_under_its_own_section():
+    """NIKE_2021_10K p91: one table, sections REVENUES ("Greater China 8,290 6,679 6,208") then EARNINGS BEFORE
+    INTEREST AND TAXES ("Greater China 3,243 2,490 2,376"); "EBIT" is read with the names filings print it with."""
+    from mappings.vocabulary import reading_labels
+
+    text = page("us", "NIKE_2021_10K.pdf", 91)
+    labels = [*reading_labels("Nike Greater China EBIT in FY21", "operating_income"), *labels_of("operating_income")]
+    span = part_row_span(text, _flexible("greater china"), labels)
+    assert span is not None and text[span[0]: span[1]].rstrip().endswith("Greater China 3,243 2,490 2,376")
+    revenue = part_row_span(text, _flexible("greater china"), labels_of("revenue"))
+    assert revenue is not None and text[revenue[0]: revenue[1]].rstrip().endswith("Greater China 8,290 6,679 6,208")

@@ -1,0 +1,92 @@
+"""A part's names: as the question writes it, in brackets after it, in the other language; and whether a text
+names it, or is under its heading. (:mod:`router.part_rows` finds its rows, :mod:`router.part_columns` its columns.)"""
+
+from __future__ import annotations
+
+import re
+
+from mappings.metrics import CJK
+from mappings.vocabulary import (fold, non_gaap_words, other_figure_words, part_nouns, same_part_names,
+                                 simplified_in_place, standard_words)
+from router.qualifiers import part_name
+
+_CJK_PART_ENDINGS = "业务|板块|分部|系列产品|类产品|产品|系列|类"  # what a Chinese part's name may end in, or not
+_FIGURE = re.compile(r"[(\-–]?\s?(?:[$¥￥]|HK\$|US\$|S\$|RMB)?\s?\d[\d,]*(?:\.\d+)?", re.I)
+HEADING_MAX = 60  # a heading line is at most this long
+
+
+def flexible(name: str) -> re.Pattern:
+    """A name as printed: any spacing (a line break inside it too), any case, not inside a longer word."""
+    pieces = [re.escape(piece) for piece in re.split(r"\s+", name.strip()) if piece]
+    # a word may carry its possessive on the page ("Sam's Club U.S." for a question's "sam club u.s")
+    body = r"\s*".join(r"\s*".join(re.escape(ch) for ch in p) if CJK.search(p) else p + r"(?:['’]s)?" for p in pieces)
+    body = body.replace(r"\ ", r"\s+")
+    return re.compile(rf"(?<![\w&]){body}(?![\w&])" if not CJK.search(name) else body, re.I)
+
+
+def part_names(qualifier: str) -> tuple[list[str], list[str]]:
+    """(the part's names as the question writes them, its names in the other language)."""
+    q = part_name(qualifier)
+    bare = " ".join(w for w in q.split() if w not in part_nouns()) or q
+    cjk_bare = re.sub(rf"(?:{_CJK_PART_ENDINGS})$", "", bare) if CJK.search(bare) else bare
+    own = [w for w in dict.fromkeys([q, bare, cjk_bare]) if len(w) >= 2]
+    other = list(dict.fromkeys(name for group in same_part_names() if any(w in group for w in own)
+                              for name in group if name not in own))
+    return own, other
+
+
+def aside_names(question: str, qualifier: str) -> list[str]:
+    """The part's name in brackets right after its words in the question, as the filing prints it ("clinical trial
+    technology services (临床试验技术服务)"), folded."""
+    name = flexible(part_name(qualifier))
+    text = fold(question)
+    return [simplified_in_place(m.group(1).strip()) for hit in name.finditer(text)
+            if (m := re.match(r"\s*[（(]([^()（）]{2,40})[)）]", text[hit.end():]))]
+
+
+def is_part(qualifier: str) -> bool:
+    """Is a qualifier of a metric a part of it, not an adjusted measure, another figure ("goodwill impairment") or
+    another standard?"""
+    return not (non_gaap_words().search(qualifier) or other_figure_words().regex.fullmatch(qualifier)
+                or any(p.regex.fullmatch(qualifier) for p in standard_words().values()))
+
+
+# a segment's heading line ("International Segment", "Domestic Segment Performance Summary")
+_PART_HEADING = re.compile(r"(?m)^[^\S\n]*([A-Z][\w&'’.,/ -]{0,50}?)\s+[Ss]egment(?:\s+(?:Performance\s+Summary|Results|"
+                           r"Overview|Performance))?[^\S\n]*$")
+
+
+def _bare_names(qualifier: str) -> list[str]:
+    """The part's names in both languages, each without its part noun ("international segment" -> "international")."""
+    own, other = part_names(qualifier)
+    return [" ".join(w for w in n.split() if w not in part_nouns()) or n for n in own + other]
+
+
+def part_heading(page: str, at: int, qualifier: str) -> bool | None:
+    """Is the place ``at`` of a page under the heading of the part asked (True), of another segment (False: "Our
+    gross profit rate decreased ..." under "International Segment" is not the Domestic segment's), or under none on
+    the page (None)? The nearest such heading above it decides."""
+    heading = None
+    line_end = page.find("\n", at)  # (a passage may start with its own heading line)
+    for m in _PART_HEADING.finditer(page, 0, line_end if line_end >= 0 else len(page)):
+        heading = m.group(1)
+    if heading is None:
+        return None
+    names = _bare_names(qualifier)
+    return any(n and flexible(n).search(heading) for n in names)
+
+
+def names_part(text: str, qualifier: str) -> bool:
+    """Does a text name the part (as asked, or without its part noun)?"""
+    names = _bare_names(qualifier)
+    folded = simplified_in_place(text)
+    return any(flexible(n).search(folded) for n in names if n)
+
+
+def ends_at_part(text: str, qualifier: str) -> bool:
+    """Does a quote end at the part's own heading, its figures cut off ("... Operating income $5,501\nSam's Club
+    U.S.(1)")? Such a quote shows the other parts' figures and none of the part's."""
+    last = text.rstrip().rsplit("\n", 1)[-1]
+    bare = re.sub(r"[（(]\d{1,2}[)）]|\s+", " ", last).strip()
+    return not _FIGURE.search(re.sub(r"[（(]\d{1,2}[)）]", "", last)) and any(
+        flexible(n).fullmatch(bare) or flexible(n).search(bare) and len(bare) <= HEADING_MAX for n in _bare_names(qualifier))
