@@ -243,6 +243,9 @@ def figure_passages(passages: list[Passage], metric: str, whole_line: bool = Fal
     out = []
     from router.per_share_sentences import per_share_sentence_span  # it reads figures by this module's rules
     from router.respectively import respectively_span
+    from router.days_sentences import days_sentence_span
+
+    days = (ratios().get(metric) or {}).get("unit") == "days"
 
     for p in passages:
         span = figure_span(p.text, labels, kind)
@@ -252,6 +255,8 @@ def figure_passages(passages: list[Passage], metric: str, whole_line: bool = Fal
             span = column_span(simplified_in_place(p.text), labels, lambda column, chinese: figure_span(column, chinese, kind))
         if span is None:  # one of several figures listed with their names, read by its place ("..., respectively")
             span = respectively_span(p.text, labels)
+        if span is None and days:  # "accounts receivable turnover was about 66 days"
+            span = days_sentence_span(p.text, labels)
         if span is None or of_other_year(p.text, span[0], years):
             continue
         out.append(row_passage(p, span, whole_line))
