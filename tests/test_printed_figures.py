@@ -225,3 +225,17 @@ def test_a_quarters_row_beside_words_of_what_is_anticipated_is_no_guidance():
            "(operationally) Worldwide $ 143 $ 8,115 (98) (98)")
     forecast = "Paxlovid revenues of approximately $8 billion in 2023, down 58% from actual 2022 results. These forecasts"
     assert names_quarter(row, {"Q2"}) and not names_quarter(forecast, {"Q2"})
+
+
+def test_a_banks_tangible_book_value_per_share_is_its_own_printed_figure():
+    """JPMORGAN_2023Q2_10Q p3 (highlights): "Book value per share 98.11 ..." and "Tangible book value per share
+    (“TBVPS”) 79.90 ...": the shorthand names the tangible one, never the book value per share."""
+    from conftest import corpus_page
+    from router.fallback import figure_passages
+    from schema.models import Passage
+
+    text = corpus_page("us", "JPMORGAN_2023Q2_10Q.pdf", 3)
+    page = Passage(text=text, company_id="jpmorgan", source={"doc_name": "JPMORGAN_2023Q2_10Q", "page": 3})
+    quoted = figure_passages([page], "tangible_book_value_per_share")
+    assert quoted and quoted[0].text.startswith("Tangible book value per share") and "79.90" in quoted[0].text
+    assert "98.11" not in quoted[0].text
