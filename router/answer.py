@@ -4,7 +4,6 @@ no_data with the reason."""
 
 from __future__ import annotations
 
-
 from collections.abc import Callable
 
 import duckdb
@@ -17,11 +16,10 @@ from router.fallback import (consolidated_first, figure_filters, figure_span, ge
                              search_for_figures, span_passage)
 from router.measure_names import by_reference, measure_passages
 from router.reasons import HINT as REASON_HINT, printed_reasons, reason_passages, why_labels, with_cause
-from router.line_items import (asks_amount, asks_line_item, line_item_passages, measure_labels, prints_a_figure,
-                               topic_labels)
+from router.line_items import asks_amount, asks_line_item, line_item_passages, measure_labels, prints_a_figure, topic_labels
 from router import statement_items
 from router.other_language_names import printed_labels
-from router.quote_reading import looks_ahead, names_quarter, on_to_figure, to_sentence_end
+from router.quote_reading import looks_ahead, names_quarter, on_to_figure, to_sentence_end, with_reason
 from router.part_columns import column_readings
 from router.part_names import ends_at_part, is_part, names_part, part_heading
 from router.part_rows import part_row_passages
@@ -35,7 +33,6 @@ from router.search_route import filters_for
 from router.sql_route import is_computed
 from warehouse import lookup
 from schema.models import Answer, Passage, QueryPlan
-
 
 OWN_FIGURES = 2  # printed figures quoted beside a computed company-defined measure
 PRINTED_EACH = 3  # printed figures quoted per metric and company when no row is stored
@@ -210,7 +207,9 @@ class Router:
         # a headcount is printed in either language ("165 full-time employees" under 全職僱員人數)
         searched = plan.model_copy(update={"question": f"{plan.question} {HEADCOUNT_TERMS}"}) if headcount else plan
         passages = self.searcher(searched, filters_for(plan))
-        passages[:] = [to_sentence_end(p, self._page_text) for p in passages]  # (a unit cut inside a Chinese sentence)
+        why = bool(words("why").search(fold(plan.question)))  # a quote cut inside a Chinese sentence, or before its cause
+        passages[:] = [with_reason(q, self._page_text) if why else q for q in
+                       (to_sentence_end(p, self._page_text) for p in passages)]
         if getattr(passages, "quarter_missing", False) and "transcript" in plan.sections:
             # a call is one quarter's: another quarter's call does not answer for it
             asked = ", ".join(f"{p.fiscal_period} {p.fiscal_year}" for p in plan.periods if p.fiscal_period)
@@ -248,7 +247,6 @@ class Router:
         else:
             measure_caveats = []
         if headcount and not reasons:  # how many people: a passage that prints a number of them, or no_data
-            why = bool(words("why").search(fold(plan.question)))  # why the count moved: the sentence after it too
             counts = [] if why else [span_passage(p, *span) for p in passages if (span := headcount_span(p.text))]
             # the question's own words may find the staff's other pages (pay, training, agency staff): the words
             # a headcount is printed with alone, last

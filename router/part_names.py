@@ -56,6 +56,9 @@ _PART_HEADING = re.compile(r"(?m)^[^\S\n]*([A-Z][\w&'’.,/ -]{0,50}?)\s+[Ss]egm
                            r"Overview|Performance))?[^\S\n]*$")
 
 
+_OF_ALL = re.compile(r"\b(?:by|per|of|for|and|all|our|reportable|operating)$", re.I)
+
+
 def _bare_names(qualifier: str) -> list[str]:
     """The part's names in both languages, each without its part noun ("international segment" -> "international")."""
     own, other = part_names(qualifier)
@@ -69,7 +72,8 @@ def part_heading(page: str, at: int, qualifier: str) -> bool | None:
     heading = None
     line_end = page.find("\n", at)  # (a passage may start with its own heading line)
     for m in _PART_HEADING.finditer(page, 0, line_end if line_end >= 0 else len(page)):
-        heading = m.group(1)
+        if not _OF_ALL.search(m.group(1)):  # "Net Revenues by Segment" heads every segment's figures
+            heading = m.group(1)
     if heading is None:
         return None
     names = _bare_names(qualifier)

@@ -9,6 +9,7 @@ import re
 from collections.abc import Callable
 
 from mappings.vocabulary import fold, words
+from router.reasons import with_cause
 from schema.models import Passage
 
 PageText = Callable[[str, int], "str | None"]
@@ -47,6 +48,20 @@ def to_sentence_end(p: Passage, page_text: PageText) -> Passage:
     if stop is None or page[stop.start()] == "\n" or page[start:end] != p.text:
         return p
     return p.model_copy(update={"text": page[start: stop.end()], "source": {**p.source, "char_end": stop.end()}})
+
+
+def with_reason(p: Passage, page_text: PageText) -> Passage:
+    """A quote that gives a change without its cause, read on along its page to the end of the next sentence when that
+    one gives it (:func:`router.reasons.with_cause`: "... an increase of 95%. The current year benefited from ...")."""
+    start, end = p.source.get("char_start"), p.source.get("char_end")
+    page = page_text(p.source.get("document_id"), p.source.get("page")) or "" if start is not None else ""
+    if start is None or end is None or page[start:end] != p.text:
+        return p
+    _, stop = with_cause(page, start, end)
+    text = page[start:stop].rstrip()
+    if stop == end or len(text) <= len(p.text):
+        return p
+    return p.model_copy(update={"text": text, "source": {**p.source, "char_end": start + len(text)}})
 
 
 def on_to_figure(p: Passage, page_text: PageText) -> Passage:

@@ -50,7 +50,7 @@ _DATE = re.compile(r"\b(?:19|20)\d\d\b|\b(?:January|February|March|April|May|Jun
                    r"November|December)\b|\d{4}年|\d{1,2}月")
 _FIGURE = re.compile(r"\d[\d,.]*\s*(?:%|percent|million|billion|thousand|cents?\b|万|亿|元|仙)|\$\s?\d")
 _CAUSE = re.compile(r"\b(?:due to|because|driven by|primarily|mainly|as a result|attributable to|reflect(?:s|ed|ing)?|"
-                    r"caused by|owing to|resulted from|led to)\b|主要(?:因|由于|是)|由于|所致|导致|得益于|受.{1,12}影响", re.I)
+                    r"caused by|owing to|resulted from|led to|benefit(?:s|ed|ted)? from|offset by)\b|主要(?:因|由于|是)|由于|所致|导致|得益于|受.{1,12}影响", re.I)
 
 
 def root(token: str) -> str:

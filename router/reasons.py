@@ -19,7 +19,8 @@ REASON_REACH = 160  # characters from a label to its cause: the row's figures an
 REASON_MAX = 320  # a quoted reason ends at its sentence's end, or here
 REASON_LINES = 4  # a reason cell centred on its row's label starts at most this many lines above it
 _CAUSE = re.compile(r"主要(?:是|系|因|由于|原因|受)|由于|系因|得益于|\b(?:primarily|mainly|largely)\b|\bdue to\b|"
-                    r"\bdriven by\b|\bas a result of\b|\battributable to\b|\breflect(?:s|ed|ing)?\b", re.I)
+                    r"\bdriven by\b|\bas a result of\b|\battributable to\b|\breflect(?:s|ed|ing)?\b|\bbenefit(?:s|ed|ted)? from\b|"
+                    r"\boffset by\b", re.I)
 # the words a printed reason comes with, joined to the search for it (a change table's heading, its cause words)
 HINT = "主要原因 变动原因 主要系 主要是 primarily due to"
 _END = re.compile(r"[。；;]|\.(?:\s|$)|(?:所致|导致|造成)(?=\s*\n|\s*$)")  # a cell's cause may end without a stop

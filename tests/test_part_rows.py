@@ -192,3 +192,13 @@ def test_a_stacked_tables_row_is_read_under_its_own_section():
     assert span is not None and text[span[0]: span[1]].rstrip().endswith("Greater China 3,243 2,490 2,376")
     revenue = part_row_span(text, _flexible("greater china"), labels_of("revenue"))
     assert revenue is not None and text[revenue[0]: revenue[1]].rstrip().endswith("Greater China 8,290 6,679 6,208")
+
+
+def test_a_heading_over_every_segment_is_no_segments_heading():
+    """MGMRESORTS_2022_10K p38 heads its segment discussion "Net Revenues by Segment"; p39 goes on with "Las Vegas Strip
+    Resorts rooms revenue was $2.7 billion in 2022": no other segment's heading is over it."""
+    from router.part_names import part_heading
+
+    p38 = page("us", "MGMRESORTS_2022_10K.pdf", 38)
+    assert "Net Revenues by Segment" in p38
+    assert part_heading(p38, len(p38), "las vegas strip resorts rooms") is None

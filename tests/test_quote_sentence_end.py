@@ -42,3 +42,21 @@ def test_a_quote_announcing_an_outlook_is_read_to_its_figure():
     assert read.text.startswith(cut.text) and read.text.endswith("between 46.5% and 47.5%.")
     figure = quote(text, text.index("We expect gross margin to be between"), text.index("47.5%.") + len("47.5%."))
     assert on_to_figure(figure, lambda _d, _p: text) == figure  # a figure given: as it is
+
+
+def test_a_change_without_its_cause_reads_on_to_the_sentence_that_gives_it():
+    """MGMRESORTS_2022_10K p39: "Las Vegas Strip Resorts rooms revenue was $2.7 billion in 2022, compared to $1.4 billion
+    in 2021, an increase of 95%. The current year benefited from the inclusion of The Cosmopolitan and a full year of
+    revenues from Aria, partially offset by the disposition of The Mirage."."""
+    from conftest import corpus_page
+    from router.quote_reading import with_reason
+    from schema.models import Passage
+
+    page = corpus_page("us", "MGMRESORTS_2022_10K.pdf", 39)
+    start = page.index("Las Vegas Strip Resorts rooms revenue was")
+    end = page.index("an increase of 95%.", start) + len("an increase of 95%.")
+    quote = Passage(text=page[start:end], company_id="mgm_resorts",
+                    source={"document_id": "d", "page": 39, "char_start": start, "char_end": end})
+    read = with_reason(quote, lambda document_id, number: page)
+    assert read.text.startswith(quote.text) and read.text.endswith("the disposition of The Mirage.")
+    assert page[read.source["char_start"]: read.source["char_end"]] == read.text
