@@ -19,7 +19,7 @@ from router.reasons import HINT as REASON_HINT, printed_reasons, reason_passages
 from router.line_items import asks_amount, asks_line_item, line_item_passages, measure_labels, prints_a_figure, topic_labels
 from router import statement_items
 from router.other_language_names import printed_labels
-from router.quote_reading import looks_ahead, names_quarter, on_to_figure, to_sentence_end, with_reason
+from router.quote_reading import looks_ahead, names_quarter, on_to_figure, read_on
 from router.part_columns import column_readings
 from router.part_names import ends_at_part, is_part, names_part, part_heading
 from router.part_rows import part_row_passages
@@ -207,9 +207,8 @@ class Router:
         # a headcount is printed in either language ("165 full-time employees" under 全職僱員人數)
         searched = plan.model_copy(update={"question": f"{plan.question} {HEADCOUNT_TERMS}"}) if headcount else plan
         passages = self.searcher(searched, filters_for(plan))
-        why = bool(words("why").search(fold(plan.question)))  # a quote cut inside a Chinese sentence, or before its cause
-        passages[:] = [with_reason(q, self._page_text) if why else q for q in
-                       (to_sentence_end(p, self._page_text) for p in passages)]
+        why = bool(words("why").search(fold(plan.question)))  # (quotes stopped short are read on: ``read_on``)
+        passages[:] = [read_on(p, self._page_text, why) for p in passages]
         if getattr(passages, "quarter_missing", False) and "transcript" in plan.sections:
             # a call is one quarter's: another quarter's call does not answer for it
             asked = ", ".join(f"{p.fiscal_period} {p.fiscal_year}" for p in plan.periods if p.fiscal_period)

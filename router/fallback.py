@@ -334,6 +334,9 @@ def consolidated_first(passages: list[Passage]) -> list[Passage]:
     return sorted(passages, key=lambda p: bool(_PARENT_ONLY.search(p.text)))
 
 
+_ROW_FIGURES = re.compile(r"(?<![\d.])(?!(?:19|20)\d\d(?![\d.,]))[(-]?\d[\d,]*(?:\.\d+)?%?")  # a row's figures, years left out
+
+
 def search_for_figures(searcher: Callable, plan: QueryPlan, whole_line: bool = False,
                        each: int | None = None, cut: Callable | None = None, hint: str = "") -> list[Passage]:
     """Passages printing the figures of the plan's metrics, from any page of a filing (statements included) of the
@@ -365,6 +368,8 @@ def search_for_figures(searcher: Callable, plan: QueryPlan, whole_line: bool = F
             quoted = cut(evidence, metric) if cut else figure_passages(evidence, metric, whole_line, years)
             if quoted or not chinese:
                 break
+        if whole_line and len(years) > 1:  # several years asked: the rows that print the most of them first
+            quoted.sort(key=lambda p: -len(_ROW_FIGURES.findall(p.text)))
         taken: dict[str, int] = {}
         for p in quoted:
             taken[p.company_id] = taken.get(p.company_id, 0) + 1

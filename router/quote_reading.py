@@ -64,6 +64,43 @@ def with_reason(p: Passage, page_text: PageText) -> Passage:
     return p.model_copy(update={"text": text, "source": {**p.source, "char_end": start + len(text)}})
 
 
+TABLE_LINES = 12  # a table announced by a quote ("The following table shows ...:") is read on for at most this many lines
+_TABLE_LINE = re.compile(r"[^\S\n]*(?:(?:19|20)\d\d(?:[^\S\n]+(?:19|20)\d\d)+|\(?\d{1,2}\)|[^\n]{0,80}?"
+                         r"(?:[$€£¥]?[^\S\n]?\(?-?\d[\d,]*(?:\.\d+)?\)?[^\S\n]?%?[^\S\n]*){2,}|"
+                         r"[^\n]{0,40}(?:ended|in millions|in thousands|dollars in)[^\n]{0,40})[^\S\n]*", re.I)
+
+
+def with_table(p: Passage, page_text: PageText) -> Passage:
+    """A quote that ends by announcing a table ("The following table shows key hotel statistics for ...:"), read on
+    along its page through the table's header and rows (lines of figures; at most TABLE_LINES)."""
+    start, end = p.source.get("char_start"), p.source.get("char_end")
+    if start is None or end is None or not re.search(r"[:：]\s*$", p.text):
+        return p
+    page = page_text(p.source.get("document_id"), p.source.get("page")) or ""
+    if page[start:end] != p.text:
+        return p
+    stop, at = end, end
+    for _ in range(TABLE_LINES):
+        nl = page.find("\n", at)
+        if nl < 0 or nl != at and page[at:nl].strip():
+            break
+        line_end = page.find("\n", nl + 1)
+        line_end = len(page) if line_end < 0 else line_end
+        if not _TABLE_LINE.fullmatch(page[nl + 1: line_end]):
+            break
+        stop = at = line_end
+    if stop == end:
+        return p
+    return p.model_copy(update={"text": page[start:stop], "source": {**p.source, "char_end": stop}})
+
+
+def read_on(p: Passage, page_text: PageText, why: bool) -> Passage:
+    """A quote read on along its page where it stops short: inside a Chinese sentence, before the table it announces,
+    and for a why question before the cause of the change it gives."""
+    p = with_table(to_sentence_end(p, page_text), page_text)
+    return with_reason(p, page_text) if why else p
+
+
 def on_to_figure(p: Passage, page_text: PageText) -> Passage:
     """A quote whose last sentence speaks of what is expected without a figure, read on up to two sentences of
     its page to the first that gives one; else as it is."""

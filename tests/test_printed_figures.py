@@ -239,3 +239,18 @@ def test_a_banks_tangible_book_value_per_share_is_its_own_printed_figure():
     quoted = figure_passages([page], "tangible_book_value_per_share")
     assert quoted and quoted[0].text.startswith("Tangible book value per share") and "79.90" in quoted[0].text
     assert "98.11" not in quoted[0].text
+
+
+def test_several_years_asked_quote_the_row_that_prints_the_most_of_them_first():
+    """000001_pinganyinhang_2024_annual p19 (补充财务比率): "净息差 1.87 2.38 2.75 -0.51 个百分点" (2024, 2023, 2022); p26
+    prints "净息差 1.87% 2.38%" (two years)."""
+    from conftest import corpus_page
+    from router.fallback import search_for_figures
+    from schema.models import Passage, PeriodRef, QueryPlan
+
+    pages = {n: corpus_page("cn", "000001_pinganyinhang_2024_annual.pdf", n) for n in (26, 19)}
+    units = [Passage(text=t, company_id="ping_an_bank", source={"doc_name": "pab", "page": n}) for n, t in pages.items()]
+    plan = QueryPlan(question="平安银行2022年至2024年的净息差", metrics=["net_interest_margin"], intent="trend",
+                     periods=[PeriodRef(fiscal_year=y, fiscal_period="FY") for y in (2022, 2023, 2024)])
+    quoted = search_for_figures(lambda query, filters, whole=False: units, plan, whole_line=True, each=3)
+    assert quoted[0].source["page"] == 19 and "1.87 2.38 2.75" in quoted[0].text

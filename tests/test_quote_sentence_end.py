@@ -60,3 +60,22 @@ def test_a_change_without_its_cause_reads_on_to_the_sentence_that_gives_it():
     read = with_reason(quote, lambda document_id, number: page)
     assert read.text.startswith(quote.text) and read.text.endswith("the disposition of The Mirage.")
     assert page[read.source["char_start"]: read.source["char_end"]] == read.text
+
+
+def test_a_quote_announcing_a_table_reads_on_through_its_rows():
+    """MGMRESORTS_2022_10K p39: "The following table shows key hotel statistics for our Las Vegas Strip Resorts:" then
+    "Year Ended December 31," / "2022 2021 2020" / ... / "Revenue per Available Room (REVPAR) $ 203 $ 128 $ 88", then a
+    note and prose."""
+    from conftest import corpus_page
+    from router.quote_reading import with_table
+    from schema.models import Passage
+
+    page = corpus_page("us", "MGMRESORTS_2022_10K.pdf", 39)
+    start = page.index("The following table shows key hotel statistics")
+    end = page.index(":", start) + 1
+    quote = Passage(text=page[start:end], company_id="mgm_resorts",
+                    source={"document_id": "d", "page": 39, "char_start": start, "char_end": end})
+    read = with_table(quote, lambda document_id, number: page)
+    assert read.text.rstrip().endswith("Revenue per Available Room (REVPAR) $ 203 $ 128 $ 88")
+    assert "Rooms that were out of service" not in read.text  # the note under the table is no row
+    assert page[read.source["char_start"]: read.source["char_end"]] == read.text
