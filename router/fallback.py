@@ -334,7 +334,7 @@ def consolidated_first(passages: list[Passage]) -> list[Passage]:
     return sorted(passages, key=lambda p: bool(_PARENT_ONLY.search(p.text)))
 
 
-_ROW_FIGURES = re.compile(r"(?<![\d.])(?!(?:19|20)\d\d(?![\d.,]))[(-]?\d[\d,]*(?:\.\d+)?%?")  # a row's figures, years left out
+_ROW_FIGURES = re.compile(r"(?<![\d.,])(?!(?:19|20)\d\d(?!\d|[.,]\d))[(-]?\d[\d,]*(?:\.\d+)?%?")  # a row's figures, not its years
 
 
 def search_for_figures(searcher: Callable, plan: QueryPlan, whole_line: bool = False,

@@ -132,8 +132,10 @@ def _named_again(text: str, found: list[tuple[int, int, str, str]]) -> list[tupl
     out = []
     for i, mention in enumerate(found):
         after = found[i + 1] if i + 1 < len(found) else None
+        # (in the other script: the filing's own label; in the same script the brackets abbreviate the name before them,
+        # "return on average equity (ROE)", which is the one asked)
         if after and after[3] != mention[3] and re.fullmatch(r"\s*[（(]\s*", text[mention[1]: after[0]]) \
-                and re.match(r"\s*[)）]", text[after[1]:]):
+                and re.match(r"\s*[)）]", text[after[1]:]) and bool(_CJK.search(mention[2])) != bool(_CJK.search(after[2])):
             continue
         out.append(mention)
     return out

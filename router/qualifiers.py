@@ -56,15 +56,16 @@ def part_of(question: str, start: int, named: list[tuple[int, int]], flow: bool 
     if _CJK.search(before.rstrip()[-1:] or ""):  # Chinese words before an English metric ("Apple 大中华区 revenue")
         before = before.rstrip()
     if _CJK.search(before[-1:] or "") or before.endswith("的"):
-        m = markers.search(re.sub(r"的$", "", before))
+        m = markers.search(whole_words_zh().sub("", re.sub(r"的$", "", before)))  # (分部总收入: the part's total)
         if m is None:
             return _unmarked_part(before, named) if flow else None
         if any(a < m.end() and m.start() < b for a, b in named):
             return None
-        head = re.search(r"(?:[\u4e00-\u9fff]|[a-z0-9&]+)*$", before[: m.start()])  # 小分子cdmo业务, 临床试验技术服务
+        # 小分子cdmo业务, 临床试验技术服务, "Pharmacy Services 分部"
+        head = re.search(r"(?:[\u4e00-\u9fff]|[a-z0-9&]+[^\S\n]?)*$", before[: m.start()])
         start_at = max([head.start(), *(b for a, b in named if b <= m.start())])  # not a company's or period's words
         lead, _tail = part_fillers_zh()
-        words_zh = _after_asking(before[start_at: m.start()])
+        words_zh = _after_asking(before[start_at: m.start()].strip())
         while len(lead.sub("", words_zh)) != 1 and words_zh != (words_zh := lead.sub("", words_zh)):
             pass  # 公司全年临床试验技术服务: 临床试验技术服务 (a filler never leaves one character: 家电 is no 家 + 电)
         return words_zh + m.group(0)
