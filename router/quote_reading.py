@@ -64,17 +64,22 @@ def with_reason(p: Passage, page_text: PageText) -> Passage:
     return p.model_copy(update={"text": text, "source": {**p.source, "char_end": start + len(text)}})
 
 
-TABLE_LINES = 12  # a table announced by a quote ("The following table shows ...:") is read on for at most this many lines
-_TABLE_LINE = re.compile(r"[^\S\n]*(?:(?:19|20)\d\d(?:[^\S\n]+(?:19|20)\d\d)+|\(?\d{1,2}\)|[^\n]{0,80}?"
-                         r"(?:[$€£¥]?[^\S\n]?\(?-?\d[\d,]*(?:\.\d+)?\)?[^\S\n]?%?[^\S\n]*){2,}|"
-                         r"[^\n]{0,40}(?:ended|in millions|in thousands|dollars in)[^\n]{0,40})[^\S\n]*", re.I)
+TABLE_LINES = 16  # a table announced by a quote is read on for at most this many lines
+# a table's line: its figures (two or more), its years, a units or period note, or a short label line of its own
+# ("Memberships:", a label wrapped over two lines)
+_TABLE_LINE = re.compile(r"[^\S\n]*(?:[^\n]{0,80}?(?:[$€£¥]?[^\S\n]?\(?-?\d[\d,]*(?:\.\d+)?\)?[^\S\n]?%?[^\S\n]*){2,}[^\n]{0,30}|"
+                         r"[^\n]{0,40}(?:ended|in millions|in thousands|dollars in|千元|万元|百万元)[^\n]{0,60}|"
+                         r"\(?\d{1,2}\)|[^\d\n.。]{1,50})[^\S\n]*", re.I)  # (a note's mark alone: "(1)")
+_FIGURES_LINE = re.compile(r"\d[\d,]*(?:\.\d+)?[^\d\n]{1,12}\d")
+_HEADING_END = re.compile(r"(?:^|\n)[^\S\n]*[A-Z\u4e00-\u9fff][^\n.。:：;；,，]{2,58}[^\S\n]*$")  # "International Streaming Segment"
 
 
 def with_table(p: Passage, page_text: PageText) -> Passage:
-    """A quote that ends by announcing a table ("The following table shows key hotel statistics for ...:"), read on
-    along its page through the table's header and rows (lines of figures; at most TABLE_LINES)."""
+    """A quote that ends by announcing a table ("The following table shows key hotel statistics for ...:") or at a
+    heading the table follows ("International Streaming Segment"), read on along its page through the table's header
+    and rows (at most TABLE_LINES lines, to its last line of figures)."""
     start, end = p.source.get("char_start"), p.source.get("char_end")
-    if start is None or end is None or not re.search(r"[:：]\s*$", p.text):
+    if start is None or end is None or not (re.search(r"[:：]\s*$", p.text) or _HEADING_END.search(p.text)):
         return p
     page = page_text(p.source.get("document_id"), p.source.get("page")) or ""
     if page[start:end] != p.text:
@@ -86,9 +91,12 @@ def with_table(p: Passage, page_text: PageText) -> Passage:
             break
         line_end = page.find("\n", nl + 1)
         line_end = len(page) if line_end < 0 else line_end
-        if not _TABLE_LINE.fullmatch(page[nl + 1: line_end]):
+        line = page[nl + 1: line_end]
+        if not _TABLE_LINE.fullmatch(line):
             break
-        stop = at = line_end
+        at = line_end
+        if _FIGURES_LINE.search(line):
+            stop = line_end  # (the table ends at its last line of figures)
     if stop == end:
         return p
     return p.model_copy(update={"text": page[start:stop], "source": {**p.source, "char_end": stop}})

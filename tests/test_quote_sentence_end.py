@@ -79,3 +79,21 @@ def test_a_quote_announcing_a_table_reads_on_through_its_rows():
     assert read.text.rstrip().endswith("Revenue per Available Room (REVPAR) $ 203 $ 128 $ 88")
     assert "Rooms that were out of service" not in read.text  # the note under the table is no row
     assert page[read.source["char_start"]: read.source["char_end"]] == read.text
+
+
+def test_a_quote_ending_at_a_heading_reads_on_through_the_table_under_it():
+    """NETFLIX_2017_10K p23: a unit ends at the heading "International Streaming Segment"; the table under it prints
+    "Paid memberships at end of period 57,834 41,185 27,438 ..." and ends with "Contribution margin 4% (10)% (17)%"."""
+    from conftest import corpus_page
+    from router.quote_reading import with_table
+    from schema.models import Passage
+
+    page = corpus_page("us", "NETFLIX_2017_10K.pdf", 23)
+    start = page.index("Our Domestic streaming segment had a contribution margin of 36%")
+    end = page.index("International Streaming Segment") + len("International Streaming Segment")
+    quote = Passage(text=page[start:end], company_id="netflix",
+                    source={"document_id": "d", "page": 23, "char_start": start, "char_end": end})
+    read = with_table(quote, lambda document_id, number: page).text
+    assert "Paid memberships at end of period 57,834 41,185 27,438" in read
+    assert "Contribution margin 4% (10)% (17)%" in read
+    assert "we derive revenues from monthly membership fees" not in read  # the prose after the table is not read
