@@ -28,6 +28,7 @@ def part_names(qualifier: str) -> tuple[list[str], list[str]]:
     """(the part's names as the question writes them, its names in the other language)."""
     q = part_name(qualifier)
     bare = " ".join(w for w in q.split() if w not in part_nouns()) or q
+    bare = re.sub(r"(?<=\w)\s+(?:customers?|clients?)$", "", bare)  # "european customers": the European part
     cjk_bare = re.sub(rf"(?:{_CJK_PART_ENDINGS})$", "", bare) if CJK.search(bare) else bare
     own = [w for w in dict.fromkeys([q, bare, cjk_bare]) if len(w) >= 2]
     other = list(dict.fromkeys(name for group in same_part_names() if any(w in group for w in own)

@@ -132,6 +132,10 @@ def _named_again(text: str, found: list[tuple[int, int, str, str]]) -> list[tupl
     out = []
     for i, mention in enumerate(found):
         after = found[i + 1] if i + 1 < len(found) else None
+        before = found[i - 1] if i else None
+        if before and before[3] == mention[3] and re.fullmatch(r"\s*[（(]\s*", text[before[1]: mention[0]]) \
+                and re.match(r"\s*[)）]", text[mention[1]:]):
+            continue  # the same metric named again in brackets (息税前利润（EBIT）): one mention, the first
         # (in the other script: the filing's own label; in the same script the brackets abbreviate the name before them,
         # "return on average equity (ROE)", which is the one asked)
         if after and after[3] != mention[3] and re.fullmatch(r"\s*[（(]\s*", text[mention[1]: after[0]]) \

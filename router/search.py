@@ -322,12 +322,12 @@ class SearchPipeline:
         whose filings print only the other language, both lead with that language's words for its metrics and what
         it asks (an English-only model reads a Chinese question's meaning from them; BM25 finds the pages' words)."""
         keywords = content_query(plan)
-        if not plan.companies or self._written_in(plan):
+        if not plan.companies or self.written_in(plan):
             return plan.question, keywords
         other = other_language_words(plan)
         return f"{other} {plan.question}".strip(), f"{keywords} {other}".strip()
 
-    def _written_in(self, plan: QueryPlan) -> bool:
+    def written_in(self, plan: QueryPlan) -> bool:
         """Does any filing of the companies the plan names print the question's language (English, Chinese)?"""
         if self._languages is None:
             self._languages = {}

@@ -6,6 +6,7 @@ each passage quoted verbatim with their citation (``router.quotes``). No number 
 from __future__ import annotations
 
 from router.quotes import TOPIC_SHARE, cues, phrase_length, roots, term_weights, scored_quote, topic_share, topic_terms
+from mappings.metrics import CJK
 from router.search import EVIDENCE, HITS, SearchPipeline, broad_question, content_query, filters_for  # noqa: F401
 from schema.models import Passage, QueryPlan
 from vectorstore.hybrid import diversify
@@ -81,6 +82,8 @@ class EvidenceSearcher:
         _, query = self.pipeline.query_words(plan)  # the content words, and the other language's where filings print it
         weights = term_weights(query, [h.payload["text"] for h in hits])
         terms = set(tokenize(query))
+        if plan.companies and not self.pipeline.written_in(plan):  # only the filings' language is found in them
+            terms = {t for t in terms if bool(CJK.search(t)) == (not CJK.search(plan.question))} or terms
         best_text = max(hits, key=lambda h: h.score).payload["text"]
         lexical = len(terms & set(tokenize(best_text))) / len(terms) if terms else 0.0
         asked_section = bool(filters.get("section")) and bool(filters.get("company_id"))

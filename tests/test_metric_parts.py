@@ -183,6 +183,7 @@ def test_a_part_noun_may_be_left_out_where_the_part_is_printed():
     ("药明康德2025年一季度原料药收入", [], "原料药"),  # 收入 right after a product's name: the product's revenue
     ("药明康德收入是多少", ["revenue"], None),  # right after the company's name: the company's
     ("药明康德在2025年半年报中对全年整体收入的指引", ["revenue"], None),  # the whole (整体): no part before it
+    ("药明康德在2025年半年报中将全年收入指引调整为多少", ["revenue"], None),  # a report and its verb name no part
     ("药明康德2025年一季度境外收入", [], "境外"),  # 收入 after a marker names the part's revenue
     ("药明康德2025年一季度测试业务收入", [], "测试业务"),
     ("药明康德2025年一季度小分子新药工艺研究业务收入", [], "小分子新药工艺研究业务"),  # a long name before a marker word
@@ -339,3 +340,17 @@ def test_a_parts_printed_name_in_brackets_is_one_of_its_names():
     assert aside_names(question, "from clinical trial technology services") == ["临床试验技术服务"]
     assert aside_names("Tigermed revenue from clinical trial technology services in 1H 2025",
                        "from clinical trial technology services") == []
+
+
+def test_the_same_metric_named_again_in_brackets_keeps_the_part_before_it(f):
+    # 息税前利润（EBIT）: one mention of the measure, its part (大中华区) kept
+    plan = f.plan("Walmart 2025财年大中华区的息税前利润（EBIT）是多少？")
+    assert plan.metrics == [] and [(w, m) for w, m in plan.non_gaap] == [("大中华区", "operating_income")]
+
+
+def test_a_group_of_customers_is_named_by_its_place_in_the_other_language():
+    from router.part_names import part_names
+
+    own, other = part_names("from european customers")
+    assert "european" in own and "欧洲" in other
+    assert "大中华区" in part_names("greater china")[1]
