@@ -11,7 +11,7 @@ import duckdb
 from mappings.metrics import metrics, ratios
 from mappings.vocabulary import fold, non_gaap_words, not_company_words, section_words, words
 from router.entities import unknown_subject
-from router.counts import HEADCOUNT_TERMS, asks_headcount, counted, headcount_span, prints_count
+from router.counts import HEADCOUNT_TERMS, asks_headcount, counted, headcount_span, page_counts, prints_count
 from router.fallback import (consolidated_first, figure_filters, figure_span, generic_reading, labels_of, prints_amount,
                              search_for_figures, span_passage)
 from router.measure_names import by_reference, measure_passages
@@ -247,12 +247,11 @@ class Router:
             measure_caveats = []
         if headcount and not reasons:  # how many people: a passage that prints a number of them, or no_data
             counts = [] if why else [span_passage(p, *span) for p in passages if (span := headcount_span(p.text))]
-            # the question's own words may find the staff's other pages (pay, training, agency staff): the words
-            # a headcount is printed with alone, last
+            # (the question's own words may find other staff pages: a headcount's own words alone, last)
             for query in (searched, plan.model_copy(update={"question": HEADCOUNT_TERMS})):
-                counts = counts or [span_passage(p, *with_cause(p.text, *span) if why else span)
-                                    for p in self.searcher(query, filters_for(plan), whole=True)
-                                    if (span := headcount_span(p.text))]
+                found = self.searcher(query, filters_for(plan), whole=True)  # a unit's count, else its page's
+                counts = counts or [span_passage(p, *with_cause(p.text, *span) if why else span) for p in found
+                                    if (span := headcount_span(p.text))] or page_counts(found, self._page_text)
             if not counts:
                 return self._refused(plan, "no passage in the indexed filings prints a number of employees: the "
                                      "passages found are about staff, not a count of them")

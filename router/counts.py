@@ -7,9 +7,11 @@ looked for in both languages (an HK report prints it in English under a Chinese 
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 from mappings.vocabulary import fold, simplified_in_place, words
 from router.quotes import root
+from schema.models import Passage
 
 # "how many <things> did/does <company> sell / ship / deliver / produce"
 _COUNT_ASKED = re.compile(
@@ -102,3 +104,21 @@ def headcount_span(text: str) -> tuple[int, int] | None:
     start += len(text[start: m.start()]) - len(text[start: m.start()].lstrip())
     ends = [i for i in (text.find(c, m.end()) for c in ("。", "；", ". ", "\n")) if i >= 0]
     return start, (min(ends) + 1 if ends else len(text))
+
+
+def page_counts(passages: list[Passage], page_text: Callable[[str, int], str | None]) -> list[Passage]:
+    """The headcount printed on the pages of units that print none themselves (the unit found stops before the
+    sentence that gives it: "Employees / At December 31, 2019, we had approximately 9,200 total full-time and
+    part-time employees."), quoted from the page, the first page that prints one."""
+    seen = set()
+    for p in passages:
+        key = (p.source.get("document_id"), p.source.get("page"))
+        if key in seen or None in key:
+            continue
+        seen.add(key)
+        page = page_text(*key) or ""
+        span = headcount_span(page)
+        if span:
+            return [Passage(text=page[span[0]: span[1]], company_id=p.company_id, score=p.score,
+                            source={**p.source, "char_start": span[0], "char_end": span[1]})]
+    return []

@@ -14,6 +14,7 @@ from functools import lru_cache
 from mappings.analysis import analysis
 from mappings.vocabulary import part_nouns, per_share_sentence_words, simplified_in_place
 from mappings.metrics import display_name, metrics, printed_names, question_labels, ratios
+from router.respectively import RESPECTIVELY_MORE, RESPECTIVELY_MORE_EN
 from router.bilingual_lines import column_span
 from router.calendar import loosely_named
 from router.search import REPORT_PERIODS
@@ -207,8 +208,12 @@ def figure_span(text: str, labels: list[str], kind: str | None = None) -> tuple[
                     break  # "核心一级资本充足率、一级资本充足率及资本充足率分别为 9.12%、...": the first figure is the first label's
                 if not _is_figure(kind, window, n):
                     break  # the first number after the label is not its amount: the label names something else
-                found = (rank, n.start(), m.start(), after + n.end())
-                best = found if best is None or found < best else best
+                end = after + n.end()
+                more = RESPECTIVELY_MORE.match(window, n.end()) if re.search("分别|分別", window[: n.start()]) else \
+                    RESPECTIVELY_MORE_EN.match(text, after + n.end())
+                if more:  # "收益分別約643,446,000港元及543,968,000港元", "... and approximately HK$543,968,000 respectively"
+                    end = more.end() + (after if more.re is RESPECTIVELY_MORE else 0)
+                best = min(best or (rank, n.start(), m.start(), end), (rank, n.start(), m.start(), end))
                 break
     return (best[2], best[3]) if best else None
 

@@ -44,3 +44,18 @@ def test_a_printed_count_in_chinese():
     assert prints_count("全年销售 1,234 万盒，同比增长 5%", "盒")
     assert not prints_count("该产品实现收入 12.3 亿元", "盒")
     assert prints_count("全年交付新车 52,000 辆", "件")
+
+
+def test_a_units_page_gives_the_count_the_unit_stops_before():
+    """ACTIVISIONBLIZZARD_2019_10K p9: "Employees / At December 31, 2019, we had approximately 9,200 total full-time and
+    part-time employees." A unit of the page that stops before it is read through its page."""
+    from conftest import corpus_page
+    from router.counts import page_counts
+    from schema.models import Passage
+
+    page = corpus_page("us", "ACTIVISIONBLIZZARD_2019_10K.pdf", 9)
+    unit = Passage(text=page[:200], company_id="activision_blizzard",
+                   source={"document_id": "d", "page": 9, "char_start": 0, "char_end": 200})
+    counted = page_counts([unit], lambda document_id, number: page)
+    assert counted and "approximately 9,200 total full-time and part-time employees" in counted[0].text
+    assert page[counted[0].source["char_start"]: counted[0].source["char_end"]] == counted[0].text

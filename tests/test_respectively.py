@@ -30,3 +30,18 @@ def test_a_list_of_another_length_or_a_name_of_all_is_none():
     assert respectively_span(sentence, labels_of("revenue")) is None
     listed = "Its inventory turnover and receivable turnover periods were 10 days and 20 days, respectively."
     assert respectively_span(listed, ["turnover period"]) is None  # words every listed name has name none of them
+
+
+def test_both_years_figures_of_a_respectively_sentence_are_quoted():
+    """0640_infinitydev_2021_annual-mda-extract p1: "The revenue of the Group for the year ended 30 September 2021\\nand
+    2020 was approximately HK$643,446,000 and approximately\\nHK$543,968,000 respectively" and its Chinese column
+    "本集團的收益分別約643,446,000港元\\n及約543,968,000港元"."""
+    from router.fallback import figure_span
+
+    text = corpus_page("hk", "0640_infinitydev_2021_annual-mda-extract.pdf", 1)
+    chinese = text[text.index("財務回顧"):]
+    span = figure_span(chinese, [w for w in labels_of("revenue") if w == "收益"], "money")
+    assert span is not None and chinese[span[0]: span[1]].endswith("643,446,000港元\n及約543,968,000港元")
+    sentence = "Revenue was approximately HK$643,446,000 and approximately HK$543,968,000 respectively."
+    span = figure_span(sentence, ["revenue"], "money")
+    assert span is not None and sentence[span[0]: span[1]].endswith("HK$643,446,000 and approximately HK$543,968,000")
