@@ -9,6 +9,7 @@ import re
 
 from mappings.metrics import CJK as _CJK
 from mappings.vocabulary import other_figure_words, part_nouns, simplified_in_place
+from router.part_names import part_names
 from router.qualifiers import part_name
 from router.fallback import labels_of
 from schema.models import Passage
@@ -33,6 +34,9 @@ def _words(qualifier: str) -> tuple[set[str], set[str], str]:
     word = re.escape(qualifier.casefold())
     # a question may add a Latin name the page leaves out ("小分子CDMO业务": the page prints 小分子业务)
     words_zh = {w for w in (word, re.escape(re.sub(r"[a-z0-9&]+", "", qualifier.casefold()))) if _CJK.search(w)}
+    # its names in the other language ("from continuing operations": 持续经营业务; ``measures.part_of.same_part``)
+    for name in part_names(qualifier)[1]:
+        (words_zh if _CJK.search(name) else words_en).add(re.escape(name.casefold()).replace(r"\ ", r"\s+"))
     return words_en, words_zh, word
 
 

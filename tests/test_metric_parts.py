@@ -354,3 +354,16 @@ def test_a_group_of_customers_is_named_by_its_place_in_the_other_language():
     own, other = part_names("from european customers")
     assert "european" in own and "欧洲" in other
     assert "大中华区" in part_names("greater china")[1]
+
+
+def test_a_qualifier_asked_in_english_is_found_by_its_chinese_name():
+    """300347_taigeyiyao_2025_interim p19: "主营业务毛利率\\n由上年同期的 39.1%下降至 29.4%"; 0328_alco_2025_annual-results
+    p20: "本集團持續經營業務的營業額為99,000,000"."""
+    from conftest import corpus_page
+    from router.measure_names import names_measure
+
+    assert names_measure(corpus_page("cn", "300347_taigeyiyao_2025_interim.pdf", 19), "main-business", "gross_margin")
+    assert names_measure(corpus_page("hk", "0328_alco_2025_annual-results.pdf", 20), "from continuing operations",
+                         "revenue")
+    assert not names_measure(corpus_page("hk", "0328_alco_2025_annual-results.pdf", 20), "from discontinued operations",
+                             "revenue")
