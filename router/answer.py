@@ -251,7 +251,8 @@ class Router:
             for query in (searched, plan.model_copy(update={"question": HEADCOUNT_TERMS})):
                 found = self.searcher(query, filters_for(plan), whole=True)  # a unit's count, else its page's
                 counts = counts or [span_passage(p, *with_cause(p.text, *span) if why else span) for p in found
-                                    if (span := headcount_span(p.text))] or page_counts(found, self._page_text)
+                                    if (span := headcount_span(p.text))]
+                counts += page_counts([p for p in found if p.company_id not in {q.company_id for q in counts}], self._page_text)
             if not counts:
                 return self._refused(plan, "no passage in the indexed filings prints a number of employees: the "
                                      "passages found are about staff, not a count of them")

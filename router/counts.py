@@ -59,7 +59,7 @@ _PEOPLE = r"(?:employees|people|persons|staff|workers|associates|team\s+members|
 _COUNT_WORDS = (r"(?:(?:full|part)(?:[- ]time)?-?\s+(?:and|or|&)\s+|(?:full|part)[- ]time\s+|permanent\s+|total\s+|"
                 r"regular\s+|active\s+)*")
 _HEADCOUNT_EN = re.compile(
-    r"(?<![\d.,$])(?:\d{1,3}(?:,\d{3})+|\d{2,6})(?![\d.,%])\s+" + _COUNT_WORDS + _PEOPLE + r"\b|"
+    r"(?<![\d.,$])(?:\d{1,3}(?:,\d{3})+|\d{2,6})(?![\d.,%])\s+(?:\([^()\n]{0,30}\)\s+)?" + _COUNT_WORDS + _PEOPLE + r"\b|"
     r"(?<![\d.,$])\d+(?:\.\d+)?\s+(?:million|thousand)\s+" + _COUNT_WORDS + _PEOPLE + r"\b|"  # 2.2 million associates
     r"\bemploy(?:ed|s|ing)?\s+(?:a\s+total\s+of\s+|approximately\s+|about\s+|around\s+|over\s+|some\s+|more\s+than\s+)*"
     r"[\d,.]+\s+(?:million\s+|thousand\s+)?" + _COUNT_WORDS + _PEOPLE + r"\b|"
@@ -109,16 +109,16 @@ def headcount_span(text: str) -> tuple[int, int] | None:
 def page_counts(passages: list[Passage], page_text: Callable[[str, int], str | None]) -> list[Passage]:
     """The headcount printed on the pages of units that print none themselves (the unit found stops before the
     sentence that gives it: "Employees / At December 31, 2019, we had approximately 9,200 total full-time and
-    part-time employees."), quoted from the page, the first page that prints one."""
-    seen = set()
+    part-time employees."), quoted from the page: for each company, the first of its pages that prints one."""
+    seen, out = set(), {}
     for p in passages:
         key = (p.source.get("document_id"), p.source.get("page"))
-        if key in seen or None in key:
+        if key in seen or None in key or p.company_id in out:
             continue
         seen.add(key)
         page = page_text(*key) or ""
         span = headcount_span(page)
         if span:
-            return [Passage(text=page[span[0]: span[1]], company_id=p.company_id, score=p.score,
-                            source={**p.source, "char_start": span[0], "char_end": span[1]})]
-    return []
+            out[p.company_id] = Passage(text=page[span[0]: span[1]], company_id=p.company_id, score=p.score,
+                                        source={**p.source, "char_start": span[0], "char_end": span[1]})
+    return list(out.values())

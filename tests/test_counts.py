@@ -59,3 +59,13 @@ def test_a_units_page_gives_the_count_the_unit_stops_before():
     counted = page_counts([unit], lambda document_id, number: page)
     assert counted and "approximately 9,200 total full-time and part-time employees" in counted[0].text
     assert page[counted[0].source["char_start"]: counted[0].source["char_end"]] == counted[0].text
+
+
+def test_a_count_with_its_comparative_in_brackets_before_the_people():
+    """0860_apollofuture_2021_annual-mda-extract p7: "As at 30 September 2021, the Group had 193 (2020: 204) employees"."""
+    from conftest import corpus_page
+    from router.counts import headcount_span
+
+    page = corpus_page("hk", "0860_apollofuture_2021_annual-mda-extract.pdf", 7)
+    span = headcount_span(page)
+    assert span is not None and page[span[0]: span[1]].rstrip(".").endswith("the Group had 193 (2020: 204) employees")
