@@ -173,9 +173,14 @@ def find_periods(question: str) -> tuple[list[PeriodRef], int | None]:
         if end:
             add(m, None, None, period_end=end, instant=True)
     # ... and at a month's end: 2025年6月末, 2024年12月底 (placed in the company's calendar like a date)
-    for m in re.finditer(_YEAR + r"\s?年\s?(\d{1,2})\s?月\s?(?:末|底)", text):
+    for m in re.finditer(_YEAR + r"\s?年\s?(\d{1,2})\s?月\s?(?:末|底)((?:\s?(?:和|及|与|與|、|至|到)\s?\d{1,2}\s?月\s?(?:末|底))*)", text):
         if 1 <= int(m.group(2)) <= 12:
             add(m, None, None, period_end=_month_end(int(m.group(1)), int(m.group(2))), instant=True)
+        # more month ends of the same year after it (2025年3月末和9月末): each one
+        for month in re.findall(r"(\d{1,2})\s?月", m.group(3) or ""):
+            if 1 <= int(month) <= 12:
+                found.append((m.start(), PeriodRef(period_end=_month_end(int(m.group(1)), int(month)), instant=True,
+                                                   matched=m.group(0))))
     # ... and "as of February 2025", "at the end of June 2024" (a month without its day)
     for m in re.finditer(r"\b(?:as\s+of|as\s+at|at(?:\s+the)?\s+end\s+of|end\s+of)\s+" + _MONTH + r",?\s+" + _YEAR + r"\b",
                          text, re.I):

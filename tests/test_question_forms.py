@@ -38,6 +38,16 @@ def test_a_range_of_full_years_stays_a_range(question):
     assert len(periods) == len({p.fiscal_year for p in periods}) >= 2 and all(p.fiscal_period is None for p in periods)
 
 
+@pytest.mark.parametrize("question, ends", [
+    ("在手订单：2025年3月末和9月末分别是多少", ["2025-03-31", "2025-09-30"]),
+    ("2024年6月末、9月末和12月末的总资产", ["2024-06-30", "2024-09-30", "2024-12-31"]),
+    ("2025年3月末的总资产", ["2025-03-31"]),
+])
+def test_month_ends_listed_after_a_year_are_each_that_years(question, ends):
+    periods, _ = find_periods(question)
+    assert [str(p.period_end) for p in periods] == ends and all(p.instant for p in periods)
+
+
 def test_years_that_do_not_follow_are_no_fiscal_year():
     periods, _ = find_periods("revenue 2019/22")
     assert all(p.fiscal_year != 2022 for p in periods)
