@@ -364,14 +364,14 @@ def search_for_figures(searcher: Callable, plan: QueryPlan, whole_line: bool = F
         # none found by the metric's printed names: by every Chinese name it is printed with too (每股派发现金红利)
         chinese = " ".join(w for w in labels_of(metric) if _CJK.search(w))
         quoted: list[Passage] = []
-        for words in (names, chinese):
+        for words in dict.fromkeys((names, chinese, "")):  # last, the question's own words alone
             query = plan.model_copy(update={"sections": [], "question": f"{plan.question} {words} {hint}".strip()})
             evidence = searcher(query, filters, whole=True)  # the unit's whole text: the figure may be in any sentence
             if asked and getattr(evidence, "widened", None):
                 break  # found only outside the asked period's reports
             evidence = consolidated_first(list(evidence))
             quoted = cut(evidence, metric) if cut else figure_passages(evidence, metric, whole_line, years)
-            if quoted or not chinese:
+            if quoted:
                 break
         if whole_line and len(years) > 1:  # several years asked: the rows that print the most of them first
             quoted.sort(key=lambda p: -len(_ROW_FIGURES.findall(p.text)))

@@ -37,3 +37,18 @@ def test_the_years_total_for_every_ten_shares_is_read_before_its_final_part():
     text = page("000999_huarunsanjiu_2024_summary.pdf", 1)
     span = per_share_sentence_span(text, "dividends_per_share", frozenset({2024}))
     assert span is not None and text[span[0]: span[1]].replace("\n", "").endswith("合计派送现金 13.20 元（含税）")
+
+
+def test_a_figure_the_metrics_names_do_not_find_is_looked_for_by_the_questions_own_words():
+    """603339 2019 annual p2: "公司2019年度利润分配预案是：... 每10股派发现金红利1.88元（含税）". A search that finds the page
+    only for the question's own words (the metric's names joined to them rank other pages first) still quotes it."""
+    from router.fallback import search_for_figures
+    from schema.models import PeriodRef, QueryPlan
+
+    text = page("603339_sifangkeji_2019_annual.pdf", 2)
+    unit = Passage(text=text, company_id="sifang_tech", source={"doc_name": "603339_sifangkeji_2019_annual", "page": 2})
+    question = "四方科技2019年度利润分配预案每10股派发现金红利多少？"
+    plan = QueryPlan(question=question, metrics=["dividends_per_share"],
+                     periods=[PeriodRef(fiscal_year=2019, fiscal_period="FY")])
+    quoted = search_for_figures(lambda query, filters, whole=False: [unit] if query.question == question else [], plan)
+    assert quoted and "1.88" in quoted[0].text
