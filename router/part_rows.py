@@ -1,12 +1,14 @@
 """A part of a company's figure printed in a breakdown table: a segment's, region's or product line's revenue,
-gross margin or profit. Reports print it in one of two shapes, and the answer quotes the table's header with the row,
+gross margin or profit. Reports print it in one of three shapes, and the answer quotes the table's header with the row,
 so the figure is read with its columns and unit:
 
 * the part heads a row of a table about the metric ("分地区 营业收入 营业成本 毛利率 ... 境外 737,763,832.75",
   "Segment Information ... Digital Marketing ...... 1,508.9 1,355.2", "测试业务（WuXi Testing） 567,073.84"):
   :func:`part_row_span`;
 * the part heads a table whose rows are the metric ("... for the Optical Communications segment (in millions): ...
-  Segment net sales $ 4,349 $ 3,563"): :func:`part_table_span`.
+  Segment net sales $ 4,349 $ 3,563"): :func:`part_table_span`;
+* the part heads a column of a segment note ("Product segment Service segment Elimination Consolidated"):
+  :mod:`router.part_columns`.
 
 A part is looked for by its name as the question writes it (with or without its part noun: "Digital Marketing
 segment" is printed "Digital Marketing"), then by its name in the other language (``measures.part_of.same_part``:
