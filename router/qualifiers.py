@@ -65,7 +65,7 @@ def part_of(question: str, start: int, named: list[tuple[int, int]], flow: bool 
         head = re.search(r"(?:[\u4e00-\u9fff]|[a-z0-9&]+[^\S\n]?)*$", before[: m.start()])
         start_at = max([head.start(), *(b for a, b in named if b <= m.start())])  # not a company's or period's words
         lead, _tail = part_fillers_zh()
-        words_zh = _after_asking(before[start_at: m.start()].strip())
+        words_zh = _after_asking(_LATIN_ASKING.sub("", before[start_at: m.start()].strip()))
         while len(lead.sub("", words_zh)) != 1 and words_zh != (words_zh := lead.sub("", words_zh)):
             pass  # 公司全年临床试验技术服务: 临床试验技术服务 (a filler never leaves one character: 家电 is no 家 + 电)
         return words_zh + m.group(0)
@@ -94,6 +94,11 @@ def part_of(question: str, start: int, named: list[tuple[int, int]], flow: bool 
     while words_ and (words_[0] in nouns or words_[0] in _JOINS):  # "... segment revenue" names no part by itself
         words_.pop(0)
     return " ".join(words_) or None
+
+
+# a question's English words before a Chinese part ("what is the 境外业务收入", "药明康德's 境外"): no part's words
+_LATIN_ASKING = re.compile(r"^(?:(?:[a-z0-9&]|what|which|how|much|many|is|was|were|are|did|does|do|the|of|for|in|on|its|"
+                           r"their|from|at|by|to|and)(?:\s+|$))+")
 
 
 def _after_asking(run: str) -> str:

@@ -182,6 +182,9 @@ def test_a_part_noun_may_be_left_out_where_the_part_is_printed():
     ("药明康德2025年一季度租金收入", [], None),  # a kind of income of its own (bare_metric_words.income_kinds)
     ("药明康德2025年一季度原料药收入", [], "原料药"),  # 收入 right after a product's name: the product's revenue
     ("药明康德收入是多少", ["revenue"], None),  # right after the company's name: the company's
+    # a question's English words before a Chinese part are none of its name
+    ("What was 药明康德's 境外业务收入 in 2025 Q1?", [], "境外业务"),
+    ("What is the 境外业务收入 of 药明康德 in 2025 Q1", [], "境外业务"),
     ("药明康德在2025年半年报中对全年整体收入的指引", ["revenue"], None),  # the whole (整体): no part before it
     ("药明康德在2025年半年报中将全年收入指引调整为多少", ["revenue"], None),  # a report and its verb name no part
     ("药明康德2025年一季度境外收入", [], "境外"),  # 收入 after a marker names the part's revenue
