@@ -6,7 +6,7 @@ column, whether the row's cells add up to it. The reader refuses a table that do
 here is how many tables it reads, how many of those a total column confirms, and how many a total column rejected
 (the headings or columns mis-split, or a table with columns the row leaves out).
 
-    python bench/part_columns.py --home /work/stores/scale22 [--show 20]
+    python bench/part_columns.py --home DIR [--show 20]   (DIR: a warehouse home, e.g. "$FILINGS_HOME")
 """
 
 from __future__ import annotations

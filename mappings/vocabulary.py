@@ -42,6 +42,12 @@ def simplified_in_place(text: str) -> str:
     return out if len(out) == len(text) else text
 
 
+def longest_first(words) -> list:
+    """Words longest first, ties by text: alternations and query words in one order in every process (a set's own
+    order follows the process's hash seed)."""
+    return sorted(words, key=lambda w: (-len(w), w))
+
+
 def fold(text: str) -> str:
     """The form questions and vocabulary are compared in: NFKC (full-width to half-width), Simplified Chinese.
     Lengths can change under NFKC, so spans found in folded text index the folded text."""
@@ -263,7 +269,7 @@ def part_fillers_zh() -> tuple[re.Pattern, re.Pattern]:
 def whole_words_zh() -> re.Pattern:
     """Chinese words that say the whole, ending the words before a metric (``measures.part_of.whole_zh``)."""
     spec = (_data()["measures"].get("part_of") or {}).get("whole_zh") or []
-    return re.compile("(?:" + "|".join(re.escape(fold(str(w))) for w in sorted(spec, key=lambda w: (-len(w), w))) + ")$")
+    return re.compile("(?:" + "|".join(re.escape(fold(str(w))) for w in longest_first(spec)) + ")$")
 
 
 @lru_cache(maxsize=1)
@@ -271,7 +277,7 @@ def never_in_a_part_zh() -> re.Pattern:
     """Chinese words of a question's asking (如何, 解释 ...): a run of words holding one names no part
     (``measures.part_of.never_in_a_part_zh``)."""
     spec = (_data()["measures"].get("part_of") or {}).get("never_in_a_part_zh") or []
-    return re.compile("|".join(re.escape(fold(str(w))) for w in sorted(spec, key=lambda w: (-len(w), w))))
+    return re.compile("|".join(re.escape(fold(str(w))) for w in longest_first(spec)))
 
 
 @lru_cache(maxsize=1)
@@ -348,4 +354,4 @@ def per_share_sentence_words() -> dict[str, list[str]]:
     unknown = [mid for mid in spec if mid not in metrics() or metrics()[mid].kind != "per_share"]
     if unknown:
         raise ConfigError(f"{HERE / 'vocabulary.yaml'}: measures.per_share_sentences names no per-share metric: {unknown}")
-    return {mid: sorted({str(w).casefold() for w in words}, key=lambda w: (-len(w), w)) for mid, words in spec.items()}
+    return {mid: longest_first({str(w).casefold() for w in words}) for mid, words in spec.items()}

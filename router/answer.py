@@ -9,7 +9,7 @@ from collections.abc import Callable
 import duckdb
 
 from mappings.metrics import metrics, ratios
-from mappings.vocabulary import fold, non_gaap_words, not_company_words, section_words, words
+from mappings.vocabulary import fold, longest_first, non_gaap_words, not_company_words, section_words, words
 from router.entities import unknown_subject
 from router.counts import HEADCOUNT_TERMS, asks_headcount, counted, headcount_span, page_counts, prints_count
 from router.fallback import (consolidated_first, figure_filters, figure_span, generic_reading, labels_of, prints_amount,
@@ -354,7 +354,7 @@ class Router:
         """The labels of the metric the first part asked about belongs to ("Domestic gross profit rate": the gross
         margin's labels), read beside the part's own name (``_reasons``)."""
         metrics_ = [metric for _, metric in self._part_pairs(plan)][:1]
-        return sorted({label.casefold() for metric in metrics_ for label in labels_of(metric)}, key=lambda w: (-len(w), w))
+        return longest_first({label.casefold() for metric in metrics_ for label in labels_of(metric)})
 
     def _part_heading(self, part: str, p: Passage) -> bool | None:
         """Is a passage under the part's heading on its page (True), another segment's (False) or none (None)?"""

@@ -8,6 +8,7 @@ from __future__ import annotations
 import re
 
 from mappings.metrics import CJK
+from mappings.vocabulary import longest_first
 
 WINDOW = 40  # the figure within this many characters after the name, in the same sentence
 _UNIT_WORD = re.compile(r"\s*(?:days|period|天数|天數|期)$", re.I)
@@ -19,7 +20,7 @@ def stems(labels: list[str]) -> list[str]:
     """The labels without their unit word ("accounts receivable turnover days" -> "accounts receivable turnover"),
     longest first; labels that are their unit word alone are left out."""
     out = {_UNIT_WORD.sub("", label).strip() for label in labels}
-    return sorted((s for s in out if len(s) >= (2 if CJK.search(s) else 8)), key=lambda s: (-len(s), s))
+    return longest_first(s for s in out if len(s) >= (2 if CJK.search(s) else 8))
 
 
 def days_sentence_span(text: str, labels: list[str]) -> tuple[int, int] | None:

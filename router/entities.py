@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 import duckdb
 
 from mappings.companies import alias_key, normalise_code
-from mappings.vocabulary import fold, generic_company_words
+from mappings.vocabulary import fold, generic_company_words, longest_first
 from schema.models import CompanyRef
 
 _LEGAL = re.compile(
@@ -61,7 +61,7 @@ class Lexicon:
 
     def latin_pattern(self) -> re.Pattern | None:
         if self._latin is None:
-            latin = sorted({e.text for e in self.names if not _CJK.search(e.text)}, key=lambda t: (-len(t), t))
+            latin = longest_first({e.text for e in self.names if not _CJK.search(e.text)})
             if latin:
                 self._latin = re.compile(LATIN_BEFORE + r"(?:" + "|".join(re.escape(t) for t in latin) + r")" + LATIN_AFTER)
         return self._latin

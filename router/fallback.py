@@ -12,7 +12,7 @@ from collections.abc import Callable
 from functools import lru_cache
 
 from mappings.analysis import analysis
-from mappings.vocabulary import part_nouns, per_share_sentence_words, simplified_in_place
+from mappings.vocabulary import longest_first, part_nouns, per_share_sentence_words, simplified_in_place
 from mappings.metrics import display_name, metrics, printed_names, question_labels, ratios
 from router.respectively import RESPECTIVELY_MORE, RESPECTIVELY_MORE_EN
 from router.bilingual_lines import column_span
@@ -48,7 +48,7 @@ def labels_of(metric: str) -> list[str]:
         return []
     words += [label for label, mid in question_labels().items() if mid == metric]  # as statements print it
     out = {w.casefold().strip() for w in words if w and len(w.strip()) >= 3 or (w and _CJK.search(w))}
-    return sorted(out, key=lambda w: (-len(w), w))  # ties by text: the order never depends on the hash seed
+    return longest_first(out)
 
 
 @lru_cache(maxsize=1)

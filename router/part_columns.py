@@ -17,10 +17,10 @@ from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
 
 from mappings.metrics import CJK
+from mappings.vocabulary import simplified_in_place
 from router.fallback import labels_of
 from router.part_names import flexible, is_part, part_names
 from router.periods import cn_numerals
-from mappings.vocabulary import simplified_in_place
 from schema.models import Passage, QueryPlan
 
 HEADER_LINES = 5  # the years and units lines are within this many lines of the headings line

@@ -126,6 +126,11 @@ def metric_mentions(question: str, names: list[tuple[int, int]] = ()) -> list[tu
     return _named_again(text, sorted(found))
 
 
+def _bracketed(text: str, first: tuple, second: tuple) -> bool:
+    """Does the second mention fill the brackets right after the first ("X (Y)", "X（Y）")?"""
+    return bool(re.fullmatch(r"\s*[（(]\s*", text[first[1]: second[0]]) and re.match(r"\s*[)）]", text[second[1]:]))
+
+
 def _named_again(text: str, found: list[tuple[int, int, str, str]]) -> list[tuple[int, int, str, str]]:
     """The mentions less one followed by another metric's name that fills the brackets right after it ("cash and
     bank balances (货币资金)"): the same figure named again as the filing prints it, which is the one asked."""
@@ -133,13 +138,12 @@ def _named_again(text: str, found: list[tuple[int, int, str, str]]) -> list[tupl
     for i, mention in enumerate(found):
         after = found[i + 1] if i + 1 < len(found) else None
         before = found[i - 1] if i else None
-        if before and before[3] == mention[3] and re.fullmatch(r"\s*[（(]\s*", text[before[1]: mention[0]]) \
-                and re.match(r"\s*[)）]", text[mention[1]:]):
+        if before and before[3] == mention[3] and _bracketed(text, before, mention):
             continue  # the same metric named again in brackets (息税前利润（EBIT）): one mention, the first
         # (in the other script: the filing's own label; in the same script the brackets abbreviate the name before them,
         # "return on average equity (ROE)", which is the one asked)
-        if after and after[3] != mention[3] and re.fullmatch(r"\s*[（(]\s*", text[mention[1]: after[0]]) \
-                and re.match(r"\s*[)）]", text[after[1]:]) and bool(_CJK.search(mention[2])) != bool(_CJK.search(after[2])):
+        if after and after[3] != mention[3] and _bracketed(text, mention, after) \
+                and bool(_CJK.search(mention[2])) != bool(_CJK.search(after[2])):
             continue
         out.append(mention)
     return out

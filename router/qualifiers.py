@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import re
 
-from mappings.vocabulary import (fold, generic_company_words, legal_form_words, non_gaap_words, not_company_words,
-                                 never_in_a_part_zh, part_after_words, part_fillers_zh, part_nouns, part_words,
+from mappings.vocabulary import (fold, generic_company_words, legal_form_words, longest_first, non_gaap_words,
+                                 not_company_words, never_in_a_part_zh, part_after_words, part_fillers_zh, part_nouns, part_words,
                                  place_words, whole_words_zh)
 
 _CJK = re.compile(r"[\u4e00-\u9fff]")
@@ -151,7 +151,7 @@ def _subject_part(between: str) -> str | None:
     """The part that is the subject of the verb after a metric ("[operating income] did Boeing's defense business
     generate", "[revenue] did the Domestic segment earn"): its words up to its part noun, without the company's
     possessive name before them."""
-    nouns = "|".join(re.escape(n) for n in sorted(part_nouns(), key=lambda n: (-len(n), n)))
+    nouns = "|".join(re.escape(n) for n in longest_first(part_nouns()))
     hit = re.match(rf"\s*(?:did|does|do|has|have|had|will|would)\s+(?:(?:[\w.&-]+\s+){{0,3}}[\w.&-]+['’]s\s+|the\s+|its\s+|"
                    rf"their\s+|our\s+)?((?:[\w.&/-]+\s+){{1,4}}?(?:{nouns}))\s+[a-z]+(?:\s+(?:in|up))?\s*$", between)
     if hit:

@@ -37,31 +37,41 @@ def names_quarter(text: str, quarters: set[str]) -> bool:
                for q in quarters if q in _QUARTER_WORDS)
 
 
+def _page_of(p: Passage, page_text: PageText) -> str | None:
+    """The text of a quote's page, when the quote is an exact span of it (else there is nothing to read on along)."""
+    start, end = p.source.get("char_start"), p.source.get("char_end")
+    if start is None or end is None:
+        return None
+    page = page_text(p.source.get("document_id"), p.source.get("page")) or ""
+    return page if page[start:end] == p.text else None
+
+
+def _read_to(p: Passage, page: str, stop: int) -> Passage:
+    """The quote read on along its page to ``stop`` (trailing space off); as it is when that adds nothing."""
+    start = p.source["char_start"]
+    text = page[start:stop].rstrip()
+    if len(text) <= len(p.text):
+        return p
+    return p.model_copy(update={"text": text, "source": {**p.source, "char_end": start + len(text)}})
+
+
 def to_sentence_end(p: Passage, page_text: PageText) -> Passage:
     """A quote that stops inside a Chinese sentence (its search unit was cut there: "本集團之溢利分別約" / "41,463,000港元
     及約56,018,000港元，..."), read on along its page to the sentence's end (at most FOLLOW characters)."""
-    start, end = p.source.get("char_start"), p.source.get("char_end")
-    if start is None or end is None or not _MID_SENTENCE.search(p.text):
+    page = _page_of(p, page_text) if _MID_SENTENCE.search(p.text) else None
+    stop = _CHINESE_STOP.search(page, p.source["char_end"], p.source["char_end"] + FOLLOW) if page else None
+    if stop is None or page[stop.start()] == "\n":
         return p
-    page = page_text(p.source.get("document_id"), p.source.get("page")) or ""
-    stop = _CHINESE_STOP.search(page, end, end + FOLLOW)
-    if stop is None or page[stop.start()] == "\n" or page[start:end] != p.text:
-        return p
-    return p.model_copy(update={"text": page[start: stop.end()], "source": {**p.source, "char_end": stop.end()}})
+    return _read_to(p, page, stop.end())
 
 
 def with_reason(p: Passage, page_text: PageText) -> Passage:
     """A quote that gives a change without its cause, read on along its page to the end of the next sentence when that
     one gives it (:func:`router.reasons.with_cause`: "... an increase of 95%. The current year benefited from ...")."""
-    start, end = p.source.get("char_start"), p.source.get("char_end")
-    page = page_text(p.source.get("document_id"), p.source.get("page")) or "" if start is not None else ""
-    if start is None or end is None or page[start:end] != p.text:
+    page = _page_of(p, page_text)
+    if page is None:
         return p
-    _, stop = with_cause(page, start, end)
-    text = page[start:stop].rstrip()
-    if stop == end or len(text) <= len(p.text):
-        return p
-    return p.model_copy(update={"text": text, "source": {**p.source, "char_end": start + len(text)}})
+    return _read_to(p, page, with_cause(page, p.source["char_start"], p.source["char_end"])[1])
 
 
 TABLE_LINES = 16  # a table announced by a quote is read on for at most this many lines
@@ -78,13 +88,11 @@ def with_table(p: Passage, page_text: PageText) -> Passage:
     """A quote that ends by announcing a table ("The following table shows key hotel statistics for ...:") or at a
     heading the table follows ("International Streaming Segment"), read on along its page through the table's header
     and rows (at most TABLE_LINES lines, to its last line of figures)."""
-    start, end = p.source.get("char_start"), p.source.get("char_end")
-    if start is None or end is None or not (re.search(r"[:：]\s*$", p.text) or _HEADING_END.search(p.text)):
+    announces = re.search(r"[:：]\s*$", p.text) or _HEADING_END.search(p.text)
+    page = _page_of(p, page_text) if announces else None
+    if page is None:
         return p
-    page = page_text(p.source.get("document_id"), p.source.get("page")) or ""
-    if page[start:end] != p.text:
-        return p
-    stop, at = end, end
+    stop = at = p.source["char_end"]
     for _ in range(TABLE_LINES):
         nl = page.find("\n", at)
         if nl < 0 or nl != at and page[at:nl].strip():
@@ -97,9 +105,7 @@ def with_table(p: Passage, page_text: PageText) -> Passage:
         at = line_end
         if _FIGURES_LINE.search(line):
             stop = line_end  # (the table ends at its last line of figures)
-    if stop == end:
-        return p
-    return p.model_copy(update={"text": page[start:stop], "source": {**p.source, "char_end": stop}})
+    return _read_to(p, page, stop)
 
 
 def read_on(p: Passage, page_text: PageText, why: bool) -> Passage:
@@ -112,17 +118,15 @@ def read_on(p: Passage, page_text: PageText, why: bool) -> Passage:
 def on_to_figure(p: Passage, page_text: PageText) -> Passage:
     """A quote whose last sentence speaks of what is expected without a figure, read on up to two sentences of
     its page to the first that gives one; else as it is."""
-    start, end = p.source.get("char_start"), p.source.get("char_end")
     ends = [m.end() for m in _SENTENCE.finditer(p.text.rstrip()[:-1])]
     last = p.text[ends[-1] if ends else 0:]  # the quote's last sentence
-    if start is None or end is None or re.search(r"\d", last) or not words("outlook").search(fold(last)):
+    page = None if re.search(r"\d", last) or not words("outlook").search(fold(last)) else _page_of(p, page_text)
+    if page is None:
         return p
-    page = page_text(p.source.get("document_id"), p.source.get("page")) or ""
-    stops = [m.end() for m in _SENTENCE.finditer(page, end, end + FOLLOW)][:2]
-    for stop in stops:
+    end = p.source["char_end"]
+    for stop in [m.end() for m in _SENTENCE.finditer(page, end, end + FOLLOW)][:2]:
         if re.search(r"\d", page[end: stop]):
-            return p.model_copy(update={"text": page[start: stop].rstrip(),
-                                        "source": {**p.source, "char_end": start + len(page[start: stop].rstrip())}})
+            return _read_to(p, page, stop)
     return p
 
 

@@ -1,6 +1,6 @@
 """The words a question searches with: its keywords without what became filters (:func:`content_query`), and the
 words of the language it is not written in (:func:`other_language_words`): its metrics' names and what it asks for
-(a reason, an outlook, a change, a section), for a company whose filings print only the other language."""
+(a reason, an outlook, a section), for a company whose filings print only the other language."""
 
 from __future__ import annotations
 
@@ -41,8 +41,8 @@ def _of_language(phrases: tuple[str, ...], zh: bool) -> list[str]:
 
 
 def asking_words(plan: QueryPlan) -> str:
-    """What the question asks for (a reason, an outlook, a change; a section it names or is filtered to) in the words
-    of the other language: "为什么下降" searches an English filing with "reason driven by due to ... decrease"."""
+    """What the question asks for (a reason, an outlook; a section it names or is filtered to) in the words of the
+    other language: "为什么下降" searches an English filing with "why reason driver drove driven by ... due to"."""
     text = fold(plan.question)
     other_zh = not CJK.search(plan.question)
     out: list[str] = []
