@@ -189,6 +189,7 @@ class SearchUnit(_Model):
     section: str | None = None
     kind: Literal["narrative", "table", "transcript"] = "narrative"
     statement: str | None = None  # income / balance / cashflow / equity for a primary statement's page
+    context: str | None = None  # the heading lines above the unit on its page (vectorstore.headings), for BM25
     speaker: str | None = None  # a transcript turn's speaker: management / analyst / operator (schema.page_text)
     company_id: str | None = None
     stock_code: str | None = None

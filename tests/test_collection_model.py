@@ -27,7 +27,7 @@ def test_queries_use_the_collection_model(tmp_path, monkeypatch, engine):
     assert built.index_document(_doc("d1"), "d1").units > 0
     card = built.model_card("filings_us")
     assert card == {"embedding_setting": "hashing@64", "embedding_model": "hashing-test-64", "dim": 64,
-                    "sparse": "bm25+pairs"}
+                    "sparse": "bm25+pairs+headings"}
     # the environment now names another model: queries still embed with the recorded one
     monkeypatch.setenv("FILINGS_EMBED_MODEL_US", "hashing@32")
     reader = NarrativeIndex(tmp_path, engine=built.engine)  # one process holds an embedded shard at a time

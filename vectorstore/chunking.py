@@ -35,6 +35,9 @@
 * Transcripts (``form == "transcript"``): pages are speaker turns, so a unit never spans two turns and
   short turns give short units; no header / footer detection there. Each unit carries its turn's ``speaker``
   (management / analyst / operator, from the turn's prefix: ``schema.page_text.turn_speaker``).
+* ``context`` is the heading lines printed above the unit on its page (``vectorstore.headings``): BM25 matches a
+  unit by them too, so the rows of a table cut off from its heading ("International Streaming Segment") are found
+  by the heading's words. Not part of ``text``; transcripts have none.
 * ``section`` is the :class:`SectionSpan` covering the unit's start (the innermost / latest-starting one
   when spans nest), or ``None``.
 
@@ -50,6 +53,7 @@ import re
 from mappings.statements import title_statement
 from schema.models import DocumentInfo, Page, SearchUnit, SectionSpan
 from schema.page_text import HEADER_EDGE, repeated_lines, strip_span, turn_speaker
+from vectorstore.headings import unit_context
 from vectorstore.table_lines import FIGURE_SHARE, figure_share, is_table_page, prose_runs
 from vectorstore.text_measure import words
 
@@ -253,6 +257,7 @@ def chunk(
     for sec in sections or []:
         starts.setdefault(sec.page_start, set()).add(sec.char_start)
     raw: list[tuple[int, int, int, float, str, str | None, str | None]] = []  # page, start, end, words, kind, section, statement
+    context: dict[tuple[int, int], str | None] = {}  # (page, start) -> the headings above the unit on its page
     for p in pages:
         text = p.text
         if not text or not text.strip():
@@ -278,6 +283,7 @@ def chunk(
                 piece = "narrative"
             statement = (page_statements.get(p.page) or title_statement(text)) if piece == "table" else None
             raw.append((p.page, s, e, w, piece, section_of(p.page, s), statement))
+            context[p.page, s] = None if transcript else unit_context(text, a, s)
 
     # context windows: consecutive units of one section and kind, closed near WINDOW_TARGET words
     groups: list[list[int]] = []
@@ -321,6 +327,7 @@ def chunk(
                     section=section,
                     kind=kind,
                     statement=statement,
+                    context=context[page, s],
                     speaker=turn_speaker(text_of[page]) if transcript else None,
                     **base,
                 )

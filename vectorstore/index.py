@@ -192,7 +192,7 @@ class NarrativeIndex:
         self.engine.delete_document(name, parsed.info.document_id)
         bm25 = self.sparse_encoder(name)
         points = [Point(id=u.unit_id, dense=vector.get(u.unit_id),
-                        sparse=bm25.encode_document(u.text, language_of(u.text)),
+                        sparse=bm25.encode_unit(u.text, u.context, language_of(u.text)),
                         payload={**unit_payload(u), DENSE_STATE: _dense_state(u, pending)}) for u in units]
         self.engine.upsert(name, points)
         return Indexed(len(points), len(pending))

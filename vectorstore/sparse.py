@@ -159,6 +159,7 @@ class Bm25Encoder:
     avglen: dict[str, float] = field(default_factory=lambda: dict(DEFAULT_AVGLEN))
     stemming: bool = True
     pairs: bool = WORD_PAIRS
+    headings: bool = True  # a unit is indexed with the headings above it on its page (``SearchUnit.context``)
 
     def tokens(self, text: str) -> list[str]:
         return tokenize(text, self.stemming)
@@ -182,6 +183,10 @@ class Bm25Encoder:
         idx = sorted(weights)
         return idx, [weights[i] for i in idx]
 
+    def encode_unit(self, text: str, context: str | None, lang: str | None = None) -> tuple[list[int], list[float]]:
+        """A search unit's document vector: its text, and the headings above it when this encoding holds them."""
+        return self.encode_document(f"{context}\n{text}" if self.headings and context else text, lang)
+
     def encode_query(self, text: str, lang: str | None = None) -> tuple[list[int], list[float]]:
         idx = sorted({term_id(t) for t in self.terms(text)})
         return idx, [1.0] * len(idx)
@@ -190,9 +195,12 @@ class Bm25Encoder:
 _default = Bm25Encoder()
 
 # The sparse encodings a collection can be built with; a collection records its own (``vectorstore.index``) and is
-# queried with it, so a store built before word pairs keeps working until `filings index --rebuild`.
-SPARSE_SETTINGS = {"bm25": Bm25Encoder(pairs=False), "bm25+pairs": Bm25Encoder(pairs=True)}
-DEFAULT_SPARSE = "bm25+pairs" if WORD_PAIRS else "bm25"
+# queried with it, so a store built before word pairs (or before units carried their headings) keeps working, and
+# new documents join it encoded as its others are, until `filings index --rebuild`.
+SPARSE_SETTINGS = {"bm25": Bm25Encoder(pairs=False, headings=False),
+                   "bm25+pairs": Bm25Encoder(pairs=True, headings=False),
+                   "bm25+pairs+headings": Bm25Encoder(pairs=True, headings=True)}
+DEFAULT_SPARSE = "bm25+pairs+headings" if WORD_PAIRS else "bm25"
 
 
 def encoder(setting: str | None = None) -> Bm25Encoder:
