@@ -26,6 +26,7 @@ from router.periods import years_named
 from router.other_language_names import other_language_name
 from router.part_columns import part_column_span
 from router.part_names import _CJK_PART_ENDINGS, _FIGURE, HEADING_MAX, aside_names, flexible, is_part, part_names
+from router.search_route import FIGURE_POOL
 from schema.models import Passage, QueryPlan
 
 PARTS_EACH = 2  # tables quoted per part asked
@@ -159,24 +160,31 @@ def part_row_span(text: str, name: re.Pattern, labels: list[str], kind: str | No
 
 
 _SECTION_LINE = re.compile(r"[^\S\n]*[A-Z][^\da-z\n]{2,58}[^\S\n]*")  # an upper-case line without figures ("REVENUES")
+# a section of a stacked table headed by its name and its years' columns ("Net Sales 2022 2021 2020")
+_YEARS_SECTION = re.compile(r"[^\S\n]*[A-Za-z][A-Za-z&'’(),/ -]{2,58}?(?:[^\S\n]+(?:19|20)\d\d){2,4}[^\S\n]*")
 
 
 def _under_another_section(text: str, lower: str, top: int, line_start: int, row_end: int, labels: list[str]) -> bool:
-    """Is the row under a section heading of a stacked table (a line without figures: "REVENUES") that names none of
-    the metric's labels, while a later section heading of the table does ("EARNINGS BEFORE INTEREST AND TAXES")?"""
+    """Is the row under a section heading of a stacked table (a line without figures: "REVENUES"; a name over the
+    years' columns: "Net Sales 2022 2021 2020") that names none of the metric's labels, while a later section heading
+    of the table does ("EARNINGS BEFORE INTEREST AND TAXES"), or a later section's rows do ("Operating Performance
+    2022 2021 2020" ... "Total business segment operating income")?"""
     heading = None
     end = line_start - 1
     while end > top:
         start = text.rfind("\n", 0, end) + 1
-        if _SECTION_LINE.fullmatch(text[start:end]):
+        if _SECTION_LINE.fullmatch(text[start:end]) or _YEARS_SECTION.fullmatch(text[start:end]):
             heading = lower[start:end]
             break
         end = start - 1
     if heading is None or any(w in heading for w in labels):
         return False
+    later_section = False
     for line in text[row_end: row_end + 2 * QUOTE_MAX].split("\n"):
-        if _SECTION_LINE.fullmatch(line) and any(w in line.casefold() for w in labels):
+        named = any(w in line.casefold() for w in labels)
+        if _SECTION_LINE.fullmatch(line) and named or later_section and named:
             return True
+        later_section = later_section or bool(_YEARS_SECTION.fullmatch(line))
     return False
 
 
@@ -289,7 +297,8 @@ def part_row_passages(searcher: Callable, plan: QueryPlan,
         if filters.get("fiscal_period") and getattr(evidence, "widened", None):
             continue  # found only outside the asked period's reports
         if len(years) > 1:  # several years: the question's own words find the latest report's summary table too
-            more = searcher(plan.model_copy(update={"sections": []}), filters, whole=True)
+            # (read further: the notes' tables of each report print the part's row for fewer years and rank first)
+            more = searcher(plan.model_copy(update={"sections": []}), filters, whole=True, pool=2 * FIGURE_POOL)
             seen = {(p.source.get("document_id"), p.source.get("page"), p.text) for p in evidence}
             evidence = [*evidence, *(p for p in more if (p.source.get("document_id"), p.source.get("page"), p.text)
                                      not in seen)]

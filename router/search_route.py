@@ -64,16 +64,16 @@ class EvidenceSearcher:
     def keywords_only(self, filters: dict | None) -> int:
         return self.pipeline.keywords_only(filters)
 
-    def __call__(self, plan: QueryPlan, filters: dict, whole: bool = False) -> list[Passage]:
+    def __call__(self, plan: QueryPlan, filters: dict, whole: bool = False, pool: int = FIGURE_POOL) -> list[Passage]:
         """Passages for a plan, each quoted by its best sentences (``whole``: each unit's whole text, for a caller
-        that cuts its own quote from it, as the printed-figure search does)."""
+        that cuts its own quote from it, as the printed-figure search does, from at least ``pool`` units)."""
         broad = broad_question(plan)
         # "which companies ...": many companies, one passage each; one company: its best passages
         # (a broad question looks at a company's best three, and quotes the best that speaks of the topic)
         one = len(plan.companies) == 1 and not broad
         n, cap = (BROAD_COMPANIES * BROAD_LOOK, BROAD_LOOK) if broad else (self.k * (LOOK if one else 1), self.per_company if not one else None)
         if whole:  # a caller looking for a printed figure reads more units (the row may rank below prose about it)
-            n = max(n, FIGURE_POOL)
+            n = max(n, pool)
         # a printed figure is looked for as `filings search` looks: statement and table rows ranked too
         hits, applied = self.pipeline.run(plan, HITS if whole else EVIDENCE, k=n, filters=filters, per_company=cap)
         out = Evidence()

@@ -194,6 +194,16 @@ def test_a_stacked_tables_row_is_read_under_its_own_section():
     assert revenue is not None and text[revenue[0]: revenue[1]].rstrip().endswith("Greater China 8,290 6,679 6,208")
 
 
+def test_a_stacked_tables_section_is_known_by_the_name_over_its_years():
+    """3M_2022_10K p123: "Net Sales 2022 2021 2020" ("Health Care 8,421 8,597 7,832"), then "Operating Performance 2022
+    2021 2020" ("Health Care 1,815 2,037 1,662") whose rows add up to "Total business segment operating income"."""
+    text = page("us", "3M_2022_10K.pdf", 123)
+    span = part_row_span(text, _flexible("health care"), labels_of("operating_income"), "money")
+    assert span is not None and text[span[0]: span[1]].rstrip().endswith("Health Care 1,815 2,037 1,662")
+    revenue = part_row_span(text, _flexible("health care"), labels_of("revenue"), "money")
+    assert revenue is not None and text[revenue[0]: revenue[1]].rstrip().endswith("Health Care 8,421 8,597 7,832")
+
+
 def test_a_heading_over_every_segment_is_no_segments_heading():
     """MGMRESORTS_2022_10K p38 heads its segment discussion "Net Revenues by Segment"; p39 goes on with "Las Vegas Strip
     Resorts rooms revenue was $2.7 billion in 2022": no other segment's heading is over it."""
