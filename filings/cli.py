@@ -73,7 +73,11 @@ def index(home: HomeOpt = None,
         task = progress.add_task("", total=None)
         n = f.index_missing(on_progress=lambda name: progress.update(task, description=markup_safe(name)),
                             rebuild=rebuild)
+        older = f.index.older_sparse()
     out.print(f"indexed {n} document(s)")
+    for name, setting in older.items():
+        line(err, ("note:", "yellow"), f" {name} is keyword-indexed as {setting}; `filings index --rebuild` indexes it "
+             "as units found by the headings above them too (embeddings come from the cache)")
     for name, reason in f.index_failures:
         line(err, ("failed:", "red"), f" {name}: {reason}")
     if f.index_failures:

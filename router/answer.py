@@ -21,7 +21,7 @@ from router import statement_items
 from router.other_language_names import printed_labels
 from router.quote_reading import looks_ahead, names_quarter, on_to_figure, read_on
 from router.part_columns import column_readings
-from router.part_names import ends_at_part, is_part, names_part, part_heading
+from router.part_names import ends_at_part, is_part, names_part, part_heading, segment_scoped
 from router.part_rows import part_row_passages
 from router.segment_facts import part_facts
 from router.honesty import checked, unsupported_numbers  # noqa: F401  (unsupported_numbers: public API)
@@ -265,6 +265,8 @@ class Router:
             passages[:] = first(rows, passages)
         if parts := self._parts(plan):  # a part asked: nothing printed under another segment's heading
             passages[:] = [p for p in passages if self._part_heading(parts[0], p) is not False]
+        elif asks_amount(plan) or plan.non_gaap:  # the whole company's figure: a segment's after it
+            passages[:] = sorted(passages, key=lambda p: segment_scoped(p, self._page_text))
         if not passages:
             return self._refused(plan, "no passage in the indexed filings is close enough to the question (evidence "
                                  "below the threshold)")
@@ -343,11 +345,10 @@ class Router:
         return sorted(found, key=lambda p: bool(asked and (named := years_named(p.text)) and not named & asked))
 
     @staticmethod
-    def _part_pairs(plan: QueryPlan) -> list[tuple[str, str]]:
-        """(part, metric) of each part the plan asks about: its qualifiers that are no non-GAAP word."""
+    def _part_pairs(plan: QueryPlan) -> list[tuple[str, str]]:  # (part, metric): qualifiers that are no non-GAAP word
         return [(word, metric) for word, metric in plan.non_gaap if not non_gaap_words().search(word)]
 
-    def _parts(self, plan: QueryPlan) -> list[str]:
+    def _parts(self, plan: QueryPlan) -> list[str]:  # the parts asked about
         return [word for word, _ in self._part_pairs(plan)]
 
     def _part_labels(self, plan: QueryPlan) -> list[str]:

@@ -4,11 +4,13 @@ names it, or is under its heading. (:mod:`router.part_rows` finds its rows, :mod
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 from mappings.metrics import CJK
 from mappings.vocabulary import (fold, non_gaap_words, other_figure_words, part_nouns, same_part_names,
                                  simplified_in_place, standard_words)
 from router.qualifiers import part_name
+from schema.models import Passage
 
 _CJK_PART_ENDINGS = "业务|板块|分部|系列产品|类产品|产品|系列|类"  # what a Chinese part's name may end in, or not
 _FIGURE = re.compile(r"[(\-–]?\s?(?:[$¥￥]|HK\$|US\$|S\$|RMB)?\s?\d[\d,]*(?:\.\d+)?", re.I)
@@ -66,19 +68,45 @@ def _bare_names(qualifier: str) -> list[str]:
     return [" ".join(w for w in n.split() if w not in part_nouns()) or n for n in own + other]
 
 
-def part_heading(page: str, at: int, qualifier: str) -> bool | None:
-    """Is the place ``at`` of a page under the heading of the part asked (True), of another segment (False: "Our
-    gross profit rate decreased ..." under "International Segment" is not the Domestic segment's), or under none on
-    the page (None)? The nearest such heading above it decides."""
+def segment_heading(page: str, at: int) -> str | None:
+    """The name of the segment whose heading is the nearest above the place ``at`` of a page ("International" of
+    "International Segment"), or None."""
     heading = None
     line_end = page.find("\n", at)  # (a passage may start with its own heading line)
     for m in _PART_HEADING.finditer(page, 0, line_end if line_end >= 0 else len(page)):
         if not _OF_ALL.search(m.group(1)):  # "Net Revenues by Segment" heads every segment's figures
             heading = m.group(1)
+    return heading
+
+
+def part_heading(page: str, at: int, qualifier: str) -> bool | None:
+    """Is the place ``at`` of a page under the heading of the part asked (True), of another segment (False: "Our
+    gross profit rate decreased ..." under "International Segment" is not the Domestic segment's), or under none on
+    the page (None)? The nearest such heading above it decides."""
+    heading = segment_heading(page, at)
     if heading is None:
         return None
     names = _bare_names(qualifier)
     return any(n and flexible(n).search(heading) for n in names)
+
+
+# a passage that opens with a segment's name: "International segment revenue mix percentages ... were as follows:"
+_SEGMENT_LEAD = re.compile(r"\W*(?:(?:the|our)\s+)?[A-Z][\w&'’./-]*(?:\s+[A-Z][\w&'’./-]*){0,3}\s+(?:reportable\s+|"
+                           r"operating\s+|business\s+)?segment(?:['’]s|s)?\b(?!\s+(?:information|reporting|results\s+of\s+all))")
+
+
+def segment_scoped(p: Passage, page_text: Callable[[str, int], str | None]) -> bool:
+    """Is a passage a segment's (it opens with the segment's name, or sits under a segment's heading on its page or, with
+    none above it there, under the last one of the page before), not the whole company's? A question about the
+    company's figure reads the company's first."""
+    if _SEGMENT_LEAD.match(p.text):
+        return True
+    start, number, doc = p.source.get("char_start"), p.source.get("page"), p.source.get("document_id")
+    page = page_text(doc, number) if start is not None and number else None
+    if not page:
+        return False
+    before = page_text(doc, number - 1) if segment_heading(page, start) is None and number > 1 else None
+    return segment_heading(page, start) is not None or bool(before) and segment_heading(before, len(before)) is not None
 
 
 def names_part(text: str, qualifier: str) -> bool:

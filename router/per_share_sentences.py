@@ -4,7 +4,7 @@ after it ("Our annual common stock dividend was $1.48 per share", "making the fu
 
 Not read as the year's figure: a part of it (a final, interim, special or quarterly dividend), a figure converted or
 looked ahead to ("equivalent to a full year dividend of $1.56 per share in 2018"), a change ("increased our
-quarterly dividend by 5 percent")."""
+quarterly dividend by 5 percent"), a preferred stock's dividend."""
 
 from __future__ import annotations
 
@@ -27,6 +27,12 @@ _PER_SHARE_AFTER = re.compile(r"\s*(?:hk|us|rmb|s)?\s*(?:cents?|仙|dollars?)?\s
 # the years the sentence gives its figures for ("$1.48 per share, $1.40 per share and $1.32 per share in 2017, 2016 and
 # 2015", "$1.56 per share in 2018"): the first figure is the first year's
 _YEARS_AFTER = re.compile(r"(?:[^.;。；]|\.(?=\d)){0,80}?\b(?:in|for)\s+(?:fiscal\s+(?:years?\s+)?)?((?:19|20)\d\d)\b", re.I)
+
+
+# a preferred stock's dividend ("redeemable preferred stock ... A cumulative dividend of $0.10 per share"): not the
+# common shares' the metric is, when named in the sentence or the one before it
+_PREFERRED = re.compile(r"\bpreferred\b|\bpreference\s+shares?\b|优先股|優先股")
+PREFERRED_BEFORE = 200  # characters before the words read for a preferred stock's name
 
 
 # an A-share profit distribution's cash dividend for every ten shares ("拟向全体股东每10股派发现金红利0.3元（含税）"),
@@ -62,7 +68,8 @@ def per_share_sentence_span(text: str, metric: str, years: frozenset[int] = froz
             after = _PER_SHARE_AFTER.match(text, n)
             if after is None:
                 continue
-            if _PART_OF_YEAR_AFTER.match(text, after.end()):
+            if _PART_OF_YEAR_AFTER.match(text, after.end()) or _PREFERRED.search(lower, max(0, m.start() - PREFERRED_BEFORE),
+                                                                                   after.end()):
                 continue
             named = _YEARS_AFTER.match(text, after.end())
             if named is None or not years or int(named.group(1)) in years:

@@ -67,11 +67,12 @@ def test_a_collection_built_before_word_pairs_is_queried_as_it_was_built(tmp_pat
 
     built = NarrativeIndex(tmp_path, models={"US": "hashing@64"})
     built.index_document(_doc("d1"), "d1")
-    assert built.sparse_encoder("filings_us").pairs
+    assert built.sparse_encoder("filings_us").pairs and built.older_sparse() == {}
     card = built.model_card("filings_us")
     meta = built.engine._dir("filings_us") / META_FILE  # the record as a store of the previous version wrote it
     meta.write_text(json.dumps({k: v for k, v in card.items() if k != "sparse"}), encoding="utf-8")
     older = NarrativeIndex(tmp_path, engine=built.engine)
+    assert older.older_sparse() == {"filings_us": "bm25"}  # `filings index` says so, and how to move it
     bm25 = older.sparse_encoder("filings_us")
     assert not bm25.pairs and term_id("supply_chain") not in bm25.encode_query("supply chain costs")[0]
     assert older.search("supply chain costs rose", k=3)[0].payload["document_id"] == "d1"

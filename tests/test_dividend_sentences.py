@@ -52,3 +52,13 @@ def test_a_figure_the_metrics_names_do_not_find_is_looked_for_by_the_questions_o
                      periods=[PeriodRef(fiscal_year=2019, fiscal_period="FY")])
     quoted = search_for_figures(lambda query, filters, whole=False: [unit] if query.question == question else [], plan)
     assert quoted and "1.88" in quoted[0].text
+
+
+def test_a_preferred_stocks_dividend_is_not_the_common_shares():
+    """NIKE_2021_10K p79 (Note 10, redeemable preferred stock): "A cumulative dividend of $0.10 per share is payable
+    annually": the preferred stock's, not the dividend per common share."""
+    text = corpus_page("us", "NIKE_2021_10K.pdf", 79)
+    assert "A cumulative dividend of $0.10 per share" in text
+    assert per_share_sentence_span(text, "dividends_per_share", frozenset({2021})) is None
+    common = text.replace("redeemable preferred stock", "common stock").replace("REDEEMABLE PREFERRED STOCK", "COMMON STOCK")
+    assert per_share_sentence_span(common, "dividends_per_share", frozenset({2021})) is not None  # the rule, not the words

@@ -5,6 +5,7 @@ for one figure, and no metric's name may read as a question word ("attributable"
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 
 import pytest
@@ -75,3 +76,28 @@ def test_comparison_grid_pairs_each_company_with_its_year(con):
         print(f"  {case.question!r}: expected {want}; got {got}")
     assert len(cases) >= 500
     assert not failures, f"{len(failures)} of {len(cases)} comparison cases plan wrongly (first: {failures[0]})"
+
+
+def test_a_change_on_the_year_before_is_asked_by_every_growth_phrase_that_names_it(con):
+    """Every growth phrase of the vocabulary that names the earlier year ("compared with the previous year", 与上年相比,
+    上年同期) asks for the change on it: each is appended to grid questions of either language; the plan keeps the
+    company, metric and period and asks for the change (the figure of the year before and the change are answered)."""
+    from mappings.vocabulary import words
+
+    phrases = [w for w in words("growth").phrases if re.search(r"\byears?\b|年", w) and not w.startswith("re:")]
+    assert len(phrases) >= 10
+    cases = grid(con)
+    en = [c for c in cases if not re.search(r"[\u4e00-\u9fff]", c.question)][::211]
+    zh = [c for c in cases if re.search(r"[\u4e00-\u9fff]", c.question)][::211]
+    planner = Planner(con)
+    failures = []
+    for i, phrase in enumerate(phrases * 3):
+        chinese = bool(re.search(r"[\u4e00-\u9fff]", phrase))
+        case = (zh if chinese else en)[i % len(zh if chinese else en)]
+        q = (f"{case.question.rstrip('?？')}，{phrase}相比如何？" if chinese
+             else f"{case.question.rstrip('?')}: how did it compare with the {phrase}?")
+        plan = planner.plan(q)
+        if not plan.growth or _plan_key(plan) != ([case.company_id], [case.metric], [case.period]):
+            failures.append((q, plan.growth, _plan_key(plan)))
+    print(f"\ngrowth phrases: {len(phrases) * 3} cases, {len(failures)} failures")
+    assert not failures, failures[:5]

@@ -212,3 +212,25 @@ def test_a_heading_over_every_segment_is_no_segments_heading():
     p38 = page("us", "MGMRESORTS_2022_10K.pdf", 38)
     assert "Net Revenues by Segment" in p38
     assert part_heading(p38, len(p38), "las vegas strip resorts rooms") is None
+
+
+def test_a_segments_passage_is_told_from_the_whole_companys():
+    """BESTBUY_2024Q2_10Q: p16 "Selected consolidated financial data ... Comparable sales % change (6.2)%" is the
+    company's; p19 opens "International segment revenue mix percentages and comparable sales ..."; p18's category
+    comparable sales sit under the "Domestic Segment" heading that p17 prints last."""
+    from router.part_names import segment_scoped
+    from schema.models import Passage
+
+    name = "BESTBUY_2024Q2_10Q.pdf"
+
+    def passage(number: int, words: str) -> Passage:
+        text = page("us", name, number)
+        at = text.index(words)
+        return Passage(text=text[at: at + 200], company_id="best_buy", source={"document_id": "d", "page": number, "char_start": at})
+
+    def page_text(_doc: str, number: int) -> str:
+        return page("us", name, number)
+
+    assert not segment_scoped(passage(16, "Selected consolidated financial data"), page_text)
+    assert segment_scoped(passage(19, "International segment revenue mix"), page_text)
+    assert segment_scoped(passage(18, "Notable comparable sales changes"), page_text)

@@ -276,6 +276,16 @@ class NarrativeIndex:
         card = self.model_card(name)
         return encoder(card.get("sparse", "bm25") if card else DEFAULT_SPARSE)
 
+    def older_sparse(self) -> dict[str, str]:
+        """The collections keyword-indexed with an older BM25 encoding than new collections get, with theirs (`filings
+        index --rebuild` moves them, embeddings coming from the cache)."""
+        out = {}
+        for _market, name in self.collections():
+            card = self.model_card(name)
+            if card is not None and card.get("sparse", "bm25") != DEFAULT_SPARSE:
+                out[name] = card.get("sparse", "bm25")
+        return out
+
     def query_provider(self, market: str, name: str) -> EmbeddingProvider:
         """The model queries of a collection are embedded with: the one its passages were embedded with (recorded
         in the collection), whatever the environment says now. A collection without a record (built before the
