@@ -37,7 +37,7 @@ def topic_labels(plan: QueryPlan) -> list[str]:
         labels = [run, _TAIL_ZH.sub("", run), bare, _TAIL_ZH.sub("", bare)]
         return [w for w in dict.fromkeys(labels) if len(w) >= 4]
     runs = [r.strip() for r in _ASKING.split(text.casefold())]
-    runs = [re.sub(r"[^\w&'’ -]", " ", r).strip() for r in runs if r.strip()]
+    runs = [re.sub(r"[^\w&'’ -]|(?<!\w)['’]s?(?!\w)", " ", r).strip() for r in runs if r.strip()]  # ("Resorts' X": X)
     run = max(runs, key=len, default="")
     run = re.sub(r"\s+", " ", run)
     labels = [run, re.sub(r"^total ", "", run)]  # "total deposits" is printed "Total deposits" or "Deposits"
