@@ -272,6 +272,65 @@ def part_sentence_span(text: str, name: re.Pattern, labels: list[str], kind: str
     return None
 
 
+SECTION_AFTER = 900  # a part's sentence under its heading: at most this many characters after the heading
+# a sibling heading ends the part's section: "(iii) Asset management", "2. Services", a short title line ("經紀服務")
+_NEXT_HEADING = re.compile(r"\n[^\S\n]*(?:[(（](?:[ivx]{1,4}|[a-z]|\d{1,2})[)）]|\d{1,2}\.\s)[^\n]{0,60}\n|"
+                           r"\n[^\S\n]*[A-Z][A-Za-z&'’ -]{2,40}\n|\n[^\S\n]*[\u4e00-\u9fff]{2,10}[^\S\n]*\n")
+
+
+def part_section_span(text: str, name: re.Pattern, labels: list[str], kind: str | None) -> tuple[int, int] | None:
+    """The span from the part's own heading ("(ii) Provision of Software-as-a-Service (“SaaS”)") to the end of the
+    first sentence under it that gives the metric with a figure ("... the revenue has increased ... to HK$122.5 million
+    in Year 2021."), before the next heading; or None. The sentence says "the revenue": the heading says whose."""
+    for m in name.finditer(text):
+        head = text.rfind("\n", 0, m.start()) + 1
+        line_end = text.find("\n", m.end())
+        line_end = len(text) if line_end < 0 else line_end
+        line = text[head: line_end].strip()
+        if len(line) > HEADING_MAX or _prose(line) or _FIGURE.search(re.sub(r"^[(（]?[ivx\d]{1,4}[)）.]", "", line)) \
+                or re.fullmatch(r"[(（][^()（）]*[)）]", line):  # (a name in brackets alone is a row's other name)
+            continue
+        before = text[:head].rstrip().rsplit("\n", 1)[-1]
+        after = next((x for x in text[line_end:].split("\n") if x.strip()), "")
+        if _FIGURE.search(before) or not _running_text(after):
+            continue  # a table's label line, not a heading over running text
+        end = min(len(text), line_end + SECTION_AFTER)
+        if (sibling := _NEXT_HEADING.search(text, line_end, end)) is not None:
+            end = sibling.start()
+        span = figure_span(text[line_end: end], labels, kind) or _changed_to(text[line_end: end], labels)
+        if span is None:
+            continue
+        stop = _SENTENCE_STOP.search(text, line_end + span[1], end)
+        return head, stop.end() if stop else line_end + span[1]
+    return None
+
+
+def _running_text(line: str) -> bool:
+    """A line of a paragraph: many words and no more than one figure ("The Group provides clients access to ...")."""
+    return len(re.findall(r"[A-Za-z]{2,}", line)) >= 6 and len(_FIGURE.findall(line)) <= 1 or \
+        len(CJK.findall(line)) >= 12 and len(_FIGURE.findall(line)) <= 1
+
+
+_AMOUNT_TO = r"(?:approximately\s+|about\s+)?(?:HK\$|US\$|S\$|RMB|\$)?\s?\d[\d,]*(?:\.\d+)?"
+# a change told from the earlier figure to the later one: "... from HK$0.7 million in Year 2020 to HK$122.5 million"
+_FROM_TO = re.compile(rf"\bfrom\s+{_AMOUNT_TO}[^.;。；]{{0,60}}?\bto\s+{_AMOUNT_TO}(?:\s*(?:million|billion|thousand))?", re.I)
+
+
+def _changed_to(text: str, labels: list[str]) -> tuple[int, int] | None:
+    """(start, end) of a label and the later figure of the change its sentence tells ("the revenue has increased by
+    17,400% or HK$121.8 million from HK$0.7 million in Year 2020 to HK$122.5 million"), or None."""
+    lower = text.casefold()
+    for label in labels:
+        at = lower.find(label)
+        if at < 0:
+            continue
+        stop = _SENTENCE_STOP.search(text, at)
+        m = _FROM_TO.search(text, at, stop.start() if stop else len(text))
+        if m is not None:
+            return at, m.end()
+    return None
+
+
 def part_row_passages(searcher: Callable, plan: QueryPlan,
                       printed: Callable[[dict], list[str]] | None = None) -> list[Passage]:
     """For each part the plan asks about (a qualifier that is no non-GAAP word), the tables of the asked period's
@@ -317,7 +376,8 @@ def part_row_passages(searcher: Callable, plan: QueryPlan,
 def _found(evidence: list[Passage], groups: tuple[list[str], ...], labels: list[str], kind: str | None,
            years: set[int]) -> list[Passage]:
     """The passages quoted from the evidence that print a part by the names of the first group that finds any: its
-    row, its table under its heading, its column (``router.part_columns``) or its sentence."""
+    row, its table under its heading, its column (``router.part_columns``), its sentence or its section's first
+    sentence that gives the figure."""
     found: list[Passage] = []
     several = len(years) > 1
     for group in groups:  # the question's own words first
@@ -327,7 +387,8 @@ def _found(evidence: list[Passage], groups: tuple[list[str], ...], labels: list[
             span = next((s for pat in patterns for s in (part_row_span(text, pat, labels, kind),
                                                          part_table_span(text, pat, labels),
                                                          part_column_span(text, pat, labels, years),
-                                                         part_sentence_span(text, pat, labels, kind)) if s), None)
+                                                         part_sentence_span(text, pat, labels, kind),
+                                                         part_section_span(text, pat, labels, kind)) if s), None)
             quote = span_passage(p, *span) if span is not None else None
             if quote is not None and quote.text not in {q.text for q in found}:
                 found.append(quote)

@@ -234,3 +234,18 @@ def test_a_segments_passage_is_told_from_the_whole_companys():
     assert not segment_scoped(passage(16, "Selected consolidated financial data"), page_text)
     assert segment_scoped(passage(19, "International segment revenue mix"), page_text)
     assert segment_scoped(passage(18, "Notable comparable sales changes"), page_text)
+
+
+def test_a_parts_sentence_under_its_own_heading_is_read_with_it():
+    """1611_huobitech_2021_annual-mda-extract p7: "(ii) Provision of Software-as-a-Service (“SaaS”)", then "... the
+    revenue has increased by 17,400% or HK$121.8 million from HK$0.7 million in Year 2020 to HK$122.5 million in Year
+    2021.": the sentence says "the revenue", its heading says whose; the figure is the one the change went to."""
+    from router.part_rows import part_section_span
+
+    text = page("hk", "1611_huobitech_2021_annual-mda-extract.pdf", 7)
+    span = part_section_span(text, _flexible("saas"), labels_of("revenue"), "money")
+    assert span is not None
+    quote = text[span[0]: span[1]]
+    assert quote.startswith("(ii) Provision of Software-as-a-Service") and quote.endswith("HK$122.5 million in Year 2021.")
+    other = part_section_span(text, _flexible("asset management"), labels_of("revenue"), "money")
+    assert other is None or "122.5" not in text[other[0]: other[1]]  # the next heading's section is its own
