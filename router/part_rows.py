@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from functools import lru_cache
 
 from mappings.metrics import CJK, metrics, printed_names
 from mappings.vocabulary import fold, part_markers, reading_labels, simplified_in_place, words
@@ -148,8 +149,9 @@ def part_row_span(text: str, name: re.Pattern, labels: list[str], kind: str | No
             while (more := re.match(r"\n[\d,.()%\s\-–]+(?=\n|$)", text[row_end:])) and _AMOUNT.search(more.group(0)):
                 row_end += more.end()  # the row's amounts wrapped onto the next line
         top = table_top(text, line_start)
-        if not any(lower.find(w, top, row_end) >= 0 or lower.find(w, row_end, row_end + HEADER_AFTER) >= 0
-                   for w in labels):
+        if not any(lower.find(w, top, row_end) >= 0 for w in labels) and (
+                not any(lower.find(w, row_end, row_end + HEADER_AFTER) >= 0 for w in labels)
+                or _other_total_first(text, row_end, labels)):
             continue
         if _under_another_section(text, lower, top, line_start, row_end, labels):
             continue  # a stacked table's other section (REVENUES) when the metric's own (EARNINGS BEFORE ...) follows
@@ -157,6 +159,26 @@ def part_row_span(text: str, name: re.Pattern, labels: list[str], kind: str | No
             top = text.find("\n", row_end - QUOTE_MAX) + 1
         return top, row_end
     return None
+
+
+@lru_cache(maxsize=1)
+def _metric_names() -> frozenset[str]:
+    """Every metric's English names, lower case: a row that prints one of them totals that metric."""
+    return frozenset(a.casefold() for m in metrics().values() for a in (m.name_en, *m.aliases) if not CJK.search(a))
+
+
+def _other_total_first(text: str, row_end: int, labels: list[str]) -> bool:
+    """Does the block of rows under a part's row end in another metric's total ("Net sales $ 3,642 ...") before any
+    line names the metric asked ("Adjusted EBIT" below it heads the next block)? Then the row is that metric's."""
+    for line in text[row_end: row_end + HEADER_AFTER].split("\n"):
+        lower = line.casefold()
+        if any(w in lower for w in labels):
+            return False
+        figure = _FIGURE.search(line)
+        head = re.sub(r"[\s$:]+$", "", line[: figure.start()] if figure else "").strip().casefold()
+        if figure and (head.startswith("total") or head in _metric_names()):
+            return True
+    return False
 
 
 _SECTION_LINE = re.compile(r"[^\S\n]*[A-Z][^\da-z\n]{2,58}[^\S\n]*")  # an upper-case line without figures ("REVENUES")
@@ -348,6 +370,9 @@ def part_row_passages(searcher: Callable, plan: QueryPlan,
         own, other = part_names(qualifier)
         own += aside_names(plan.question, qualifier)
         labels = [*reading_labels(plan.question, metric), *labels_of(metric)]  # "EBIT": its own printed names first
+        # a part's company-defined measure ("Flexibles segment adjusted EBIT"): only a table of that measure
+        adjusted = [w for w, m in plan.non_gaap if m == metric and not is_part(w)]
+        labels = [f"{w} {label}" for w in adjusted for label in labels] or labels
         kind = metrics()[metric].kind if metric in metrics() else None
         names = " ".join(dict.fromkeys(printed_names(metric).values()))
         query = plan.model_copy(update={"sections": [],
@@ -368,9 +393,21 @@ def part_row_passages(searcher: Callable, plan: QueryPlan,
                            years)
         # several years asked: the tables that print the most of them first (the latest report's, "2022 2021 2020");
         # a table under another year's heading only (a comparative year's) last
-        found.sort(key=lambda q: (-len(years & years_named(q.text)), bool(years_named(q.text))))
+        # (then a quarter's table before the year to date's: "Three Months Ended" for a quarter, "Six Months" for H1)
+        found.sort(key=lambda q: (-len(years & years_named(q.text)), _other_months(q.text, plan), bool(years_named(q.text))))
         out += found[:PARTS_EACH]
     return out
+
+
+_MONTHS_OF = {"Q1": "three", "Q2": "three", "Q3": "three", "Q4": "three", "H1": "six", "9M": "nine", "FY": "twelve"}
+_MONTHS_ENDED = re.compile(r"\b(three|six|nine|twelve)\s+months\s+ended\b", re.I)
+
+
+def _other_months(text: str, plan: QueryPlan) -> bool:
+    """Does a table print only other spans of months than the period asked ("Six Months Ended" for a quarter)?"""
+    asked = {_MONTHS_OF.get(p.fiscal_period or "FY") for p in plan.periods}
+    printed = {m.group(1).casefold() for m in _MONTHS_ENDED.finditer(text)}
+    return bool(printed) and not printed & asked
 
 
 def _found(evidence: list[Passage], groups: tuple[list[str], ...], labels: list[str], kind: str | None,

@@ -16,7 +16,7 @@ from router.calendar import company_named
 from router.entities import LATIN_AFTER, LATIN_BEFORE, Lexicon, build_lexicon, find_companies
 from router.periods import cn_numerals, find_periods, resolve
 from router.qualifiers import normalised as _norm
-from router.qualifiers import part_after, part_of, qualified
+from router.qualifiers import part_after, part_of, qualified_at
 from schema.models import PeriodRef, QueryPlan
 from warehouse.fiscal_labels import label_offsets
 
@@ -322,14 +322,17 @@ class Planner:
                              f"another standard): it is not answered with the stored {display_name(mid)}; passages "
                              "quote the filing's own figure")
                 continue
-            word = qualified(question, start)
-            if word:  # a company-defined measure: never answered with the GAAP metric it resembles
-                non_gaap.append((word, mid))
-                notes.append(f"{word} {alias!r} is a company-defined (non-GAAP) measure: it is not answered with the "
-                             f"reported {display_name(mid)}; passages quote the filing's own figure")
-                continue
+            word = qualified_at(question, start)
             # (without a company named, the word may be a company the warehouse lacks: "Tencent's revenue")
             flow = mid not in metrics() or metrics()[mid].period != "instant"
+            if word:  # a company-defined measure: never answered with the GAAP metric it resembles
+                non_gaap.append((word[0], mid))
+                notes.append(f"{word[0]} {alias!r} is a company-defined (non-GAAP) measure: it is not answered with the "
+                             f"reported {display_name(mid)}; passages quote the filing's own figure")
+                # a part's before it ("Flexibles segment adjusted EBIT"): the part's own figure of that measure
+                if companies and (part := part_of(question, word[1], named, flow, companies_at, own_names)):
+                    non_gaap.append((part, mid))
+                continue
             part = part_of(question, start, named, flow, companies_at, own_names) if companies else None
             if part:  # a segment's, product's or region's figure: never answered with the company's total
                 non_gaap.append((part, mid))

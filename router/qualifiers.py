@@ -1,5 +1,5 @@
 """The words around a metric's name in a question that make it another figure than the metric: a non-GAAP qualifier
-before it ("adjusted EBITDA", 经调整净利润: :func:`qualified`), a part of the company's figure before it ("services
+before it ("adjusted EBITDA", 经调整净利润: :func:`qualified_at`), a part of the company's figure before it ("services
 revenue", "Apple Greater China net sales", 境外收入, 罐式集装箱毛利率: :func:`part_of`), or words after it ("goodwill
 impairment", "revenue from US customers", "gross margin on X products": :func:`part_after`). The vocabularies are in
 ``mappings/vocabulary.yaml`` (``measures.non_gaap``, ``measures.part_of``). Positions are in :func:`normalised` text."""
@@ -24,14 +24,15 @@ def normalised(text: str) -> str:
 NON_GAAP_GAP = 2  # words a qualifier may stand before the metric it qualifies ("adjusted diluted EPS", "core net income")
 
 
-def qualified(question: str, start: int) -> str | None:
-    """The non-GAAP qualifier ("adjusted", "core", 经调整) that stands right before a metric mention, if any."""
+def qualified_at(question: str, start: int) -> tuple[str, int] | None:
+    """The non-GAAP qualifier ("adjusted", "core", 经调整) right before a metric mention, if any, and where it starts (in :func:`normalised` text): a part
+    may stand before it ("Flexibles segment adjusted EBIT")."""
     text = normalised(question)
     for m in non_gaap_words().regex.finditer(text[:start]):
         between = text[m.end():start]
         if len(re.findall(r"[A-Za-z0-9&]+", between)) <= NON_GAAP_GAP and not re.search(r"[,;.?!，；。]", between) \
                 and (not _CJK.search(between) or len(between.strip()) <= 4):
-            return m.group(0)
+            return m.group(0), m.start()
     return None
 
 

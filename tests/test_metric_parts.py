@@ -33,6 +33,17 @@ def test_a_word_before_the_metric_names_a_part(f, question, part):
     assert plan.route == "search"
 
 
+@pytest.mark.parametrize("question, part", [
+    ("Walmart eCommerce adjusted operating income Q2 fiscal 2025", "ecommerce"),
+    ("What was Walmart's Sam's Club adjusted EBIT in Q2 fiscal 2025?", "sam club"),  # (the possessive off)
+])
+def test_a_part_before_a_company_defined_measure_is_kept_with_it(f, question, part):
+    """A segment's company-defined measure: the qualifier says which measure, the words before it whose."""
+    plan = f.plan(question)
+    words = [w for w, _ in plan.non_gaap]
+    assert plan.metrics == [] and "adjusted" in words and any(w.endswith(part) for w in words if w != "adjusted")
+
+
 @pytest.mark.parametrize("question", [
     "What was Walmart's total revenue in Q2 fiscal 2025?",
     "What were Walmart's consolidated net sales in Q2 fiscal 2025?",

@@ -249,3 +249,28 @@ def test_a_parts_sentence_under_its_own_heading_is_read_with_it():
     assert quote.startswith("(ii) Provision of Software-as-a-Service") and quote.endswith("HK$122.5 million in Year 2021.")
     other = part_section_span(text, _flexible("asset management"), labels_of("revenue"), "money")
     assert other is None or "122.5" not in text[other[0]: other[1]]  # the next heading's section is its own
+
+
+@pytest.fixture(scope="module")
+def amcor(tmp_path_factory):
+    from conftest import ingested_home
+    from filings import Filings
+
+    home = ingested_home(tmp_path_factory, "part_rows_amcor", [("us", "financebench", "pdfs", "AMCOR_2023Q2_10Q.pdf")],
+                         dense=False)
+    with Filings(home, read_only=True) as f:
+        yield f
+
+
+@pytest.mark.parametrize("period, months, figure", [("quarter ended December 31, 2022", "Three Months Ended", "353"),
+                                                    ("six months ended December 31, 2022", "Six Months Ended", "706")])
+def test_a_segments_company_defined_measure_is_read_from_its_own_table(amcor, period, months, figure):
+    """AMCOR_2023Q2_10Q: p28's segment table prints "Flexibles $ 2,812 ..." under net sales, then "Adjusted earnings
+    before interest and taxes ("Adjusted EBIT")" and "Flexibles $ 353 $ 352 $ 706 $ 691"; p36 / p39 print the segment's
+    own "Three (Six) Months Ended" tables ("Adjusted EBIT 353 352", "$ 706 $ 691"). The segment's adjusted EBIT is read,
+    never its net sales nor the GAAP figure, from a table of the span of months asked."""
+    a = amcor.ask(f"Amcor Flexibles segment adjusted EBIT for the {period}")
+    assert a.status == "answered" and a.passages
+    first = a.passages[0].text
+    last = first.rstrip().rsplit("\n", 1)[-1]
+    assert "Adjusted" in first and months in first and figure in last and "2,812" not in last
