@@ -22,6 +22,7 @@ _ASKING = re.compile(r"(?<![\w-])(?:what|was|were|is|are|the|a|an|how|much|many|
                      r"amount|value|figure|reported|report|year|years|ended|ending|end|fiscal|period|quarter|"
                      r"annual|approximately|about|vs|versus|compared|compare|comparison)(?![\w-])|[?？。，,]", re.I)
 _ASKING_ZH = re.compile(r"(?:是多少|为多少|有多少|多少|几何|是什么|多大|情况|如何|怎么样|的|变化|走势|趋势|对比|比较|相比)$")
+_TAIL_EN = re.compile(r"\s+(?:figure|amount|number|value|level)$")  # the question's word for a figure, not the label's
 _TAIL_ZH = re.compile(r"(?:余额|金额|总额|规模|数额|水平|账面余额|账面价值)$")
 
 
@@ -41,6 +42,7 @@ def topic_labels(plan: QueryPlan) -> list[str]:
     run = max(runs, key=len, default="")
     run = re.sub(r"\s+", " ", run)
     labels = [run, re.sub(r"^total ", "", run)]  # "total deposits" is printed "Total deposits" or "Deposits"
+    labels.append(_TAIL_EN.sub("", run))  # "the ongoing charges figure" is printed "Ongoing Charges"
     # one word names many rows ("Deposits" at fair value), unless the question asks for the total of it: "total
     # backlog" is the row or sentence whose label is "Backlog" alone (``own_row``)
     return [w for w in dict.fromkeys(labels) if len(w.split()) >= 2 or (w != run and len(w) >= 4)]
@@ -110,12 +112,39 @@ def line_item_passages(searcher: Callable, plan: QueryPlan, labels: list[str] | 
         text = simplified_in_place(p.text)  # a Traditional page read in the question's folded words
         span = figure_span(text, labels)
         if span is None or not own_row(text, span, labels):
-            span = _in_chinese_column(text, labels)
+            span = _in_chinese_column(text, labels) or label_over_figure(text, labels)
             if span is None:
                 continue
         out.append(row_passage(p, span))
         taken[p.company_id] = taken.get(p.company_id, 0) + 1
     return out
+
+
+_DATE = re.compile(r"\b\d{1,2}[./-]\d{1,2}[./-](?:19|20)\d\d\b")  # "30.09.2021": the column's date, no figure
+OVER_LINES = 2  # a label on its own line: its figure on one of the next this many lines
+OVER_WORDS = 6  # ... each of them short (a column's heading, its date and figure), not a sentence
+
+
+def label_over_figure(text: str, labels: list[str]) -> tuple[int, int] | None:
+    """A label printed on a line of its own with its figure on one of the next lines, under the column's heading
+    ("Ongoing Charges" / "Financial year ended" / "30.09.2021 0.48%*"): the span from the label to the figure."""
+    lower = text.casefold()
+    for label in labels:
+        for m in re.finditer(rf"(?m)^[^\S\n]*{re.escape(label)}[^\S\n]*[:：]?[^\S\n]*$", lower):
+            at = m.end()
+            for _ in range(OVER_LINES):
+                nl = text.find("\n", at + 1)
+                line = text[at + 1: nl if nl >= 0 else len(text)]
+                if len(re.findall(r"[A-Za-z]{2,}", line)) > OVER_WORDS or len(CJK.findall(line)) > 2 * OVER_WORDS:
+                    break  # running text under it: a heading, not a label over its figure
+                figure = _A_FIGURE.search(_DATE.sub(lambda d: " " * len(d.group(0)), line))
+                if figure is not None:
+                    end = at + 1 + figure.end()
+                    return m.start() + len(m.group(0)) - len(m.group(0).lstrip()), end + (text[end: end + 1] == "%")
+                if nl < 0:
+                    break
+                at = nl
+    return None
 
 
 def _in_chinese_column(text: str, labels: list[str]) -> tuple[int, int] | None:

@@ -115,3 +115,15 @@ def test_an_amount_printed_before_its_label_with_its_currency():
     # 0618 (PKU Resources) 2020 MD&A extract p6
     text = "As at 31 December 2020, the Group had approximately RMB12,173.9 million interest-bearing bank and other borrowings"
     assert prints_a_figure(text, QueryPlan(question="PKU interest-bearing bank and other borrowings at 31 December 2020"))
+
+
+def test_a_label_over_its_figure_is_read_below_the_columns_date():
+    """3073_spdrgreaterchina_2021_annual-fund p81: "Ongoing Charges" / "Financial year ended" / "30.09.2021 0.48%*":
+    the figure is the ratio under the label, never the column's date."""
+    from conftest import corpus_page
+    from router.line_items import label_over_figure
+
+    text = corpus_page("hk", "3073_spdrgreaterchina_2021_annual-fund.pdf", 81)
+    span = label_over_figure(text, ["ongoing charges figure", "ongoing charges"])
+    assert span is not None and text[span[0]: span[1]].endswith("0.48%") and text[span[0]:].startswith("Ongoing Charges")
+    assert label_over_figure(text, ["fund performance"]) is None  # its next lines are a sentence's, with no row of it
