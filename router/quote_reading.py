@@ -80,15 +80,21 @@ TABLE_LINES = 16  # a table announced by a quote is read on for at most this man
 _TABLE_LINE = re.compile(r"[^\S\n]*(?:[^\n]{0,80}?(?:[$€£¥]?[^\S\n]?\(?-?\d[\d,]*(?:\.\d+)?\)?[^\S\n]?%?[^\S\n]*){2,}[^\n]{0,30}|"
                          r"[^\n]{0,40}(?:ended|in millions|in thousands|dollars in|千元|万元|百万元)[^\n]{0,60}|"
                          r"\(?\d{1,2}\)|[^\d\n.。]{1,50})[^\S\n]*", re.I)  # (a note's mark alone: "(1)")
+_FOOTER = re.compile(r"\b(?:annual|interim|quarterly)\s+report\b|年度报告|年度報告|中期报告|中期報告|^\s*\d{1,3}\s*$", re.I)  # a page's foot
 _FIGURES_LINE = re.compile(r"\d[\d,]*(?:\.\d+)?[^\d\n]{1,12}\d")
 _HEADING_END = re.compile(r"(?:^|\n)[^\S\n]*[A-Z\u4e00-\u9fff][^\n.。:：;；,，]{2,58}[^\S\n]*$")  # "International Streaming Segment"
 
 
 def with_table(p: Passage, page_text: PageText) -> Passage:
-    """A quote that ends by announcing a table ("The following table shows key hotel statistics for ...:") or at a
-    heading the table follows ("International Streaming Segment"), read on along its page through the table's header
-    and rows (at most TABLE_LINES lines, to its last line of figures)."""
-    announces = re.search(r"[:：]\s*$", p.text) or _HEADING_END.search(p.text)
+    """A quote that ends by announcing a table ("The following table shows key hotel statistics for ...:"), at a
+    heading the table follows ("International Streaming Segment") or at a row of a table it quotes from its header
+    ("... / High school 15,303 22.0 13,534 22.5"), read on along its page through the table's header and rows (at most
+    TABLE_LINES lines, to its last line of figures)."""
+    lines = p.text.rstrip().split("\n")
+    # (a row: figures, no sentence's end, under a line of the table too - a header or another row)
+    in_table = len(lines) > 1 and all(_TABLE_LINE.fullmatch(x) for x in lines[-2:]) and bool(
+        _FIGURES_LINE.search(lines[-1])) and not re.search(r"[。.;；!?！？]\s*$", lines[-1])
+    announces = re.search(r"[:：]\s*$", p.text) or _HEADING_END.search(p.text) or in_table
     page = _page_of(p, page_text) if announces else None
     if page is None:
         return p
@@ -100,7 +106,7 @@ def with_table(p: Passage, page_text: PageText) -> Passage:
         line_end = page.find("\n", nl + 1)
         line_end = len(page) if line_end < 0 else line_end
         line = page[nl + 1: line_end]
-        if not _TABLE_LINE.fullmatch(line):
+        if not _TABLE_LINE.fullmatch(line) or _FOOTER.search(line):
             break
         at = line_end
         if _FIGURES_LINE.search(line):

@@ -97,3 +97,20 @@ def test_a_quote_ending_at_a_heading_reads_on_through_the_table_under_it():
     assert "Paid memberships at end of period 57,834 41,185 27,438" in read
     assert "Contribution margin 4% (10)% (17)%" in read
     assert "we derive revenues from monthly membership fees" not in read  # the prose after the table is not read
+
+
+def test_a_quote_ending_at_a_tables_row_is_read_through_the_table():
+    """6068_wisdomeducation_2021_annual p15: a quote of the table's header and its first row ("High school 15,303 22.0
+    13,534 22.5") reads on through "Primary school 26,874 38.6 20,875 34.7" to "Total number of students 69,695 ...",
+    and not into the page's foot ("Annual Report 2021 13")."""
+    from router.quote_reading import with_table
+
+    text = corpus_page("hk", "6068_wisdomeducation_2021_annual.pdf", 15)
+    start = text.index("School Year School Year")
+    cut = quote(text, start, text.index("13,534 22.5") + len("13,534 22.5"))
+    read = with_table(cut, lambda _d, _p: text)
+    assert "Primary school 26,874 38.6 20,875 34.7" in read.text
+    assert read.text.rstrip().endswith("Total number of students 69,695 100.0 60,116 100.0")
+    assert text[read.source["char_start"]: read.source["char_end"]] == read.text
+    prose = quote(text, text.index("The following table sets forth"), text.index("High school") - 1)
+    assert with_table(prose, lambda _d, _p: text).text.rstrip().endswith("100.0")  # announced: the table read whole
