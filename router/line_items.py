@@ -112,7 +112,7 @@ def line_item_passages(searcher: Callable, plan: QueryPlan, labels: list[str] | 
         text = simplified_in_place(p.text)  # a Traditional page read in the question's folded words
         span = figure_span(text, labels)
         if span is None or not own_row(text, span, labels):
-            span = _in_chinese_column(text, labels) or label_over_figure(text, labels)
+            span = _in_chinese_column(text, labels) or label_over_figure(text, labels) or row_under_column(text, labels)
             if span is None:
                 continue
         out.append(row_passage(p, span))
@@ -144,6 +144,27 @@ def label_over_figure(text: str, labels: list[str]) -> tuple[int, int] | None:
                 if nl < 0:
                     break
                 at = nl
+    return None
+
+
+COLUMN_ABOVE = 10  # lines above a row its column's heading may be printed on (a wrapped header)
+
+
+def row_under_column(text: str, labels: list[str]) -> tuple[int, int] | None:
+    """A Chinese item asked as a row's name and a column's ("口蹄疫疫苗销售量": the row 口蹄疫疫苗 of a table whose header
+    prints 销售量): the span from the header line naming the column to the end of the row ("... 生产量 销售量 库存量 ..." /
+    "口蹄疫疫苗 万毫升 87,584.48 77,315.13 12,089.20 ..."), or None. Each reader sees which column is which."""
+    for label in labels:
+        if not CJK.search(label):
+            continue
+        for cut in range(2, len(label) - 1):
+            row, column = label[:cut], label[cut:]
+            for m in re.finditer(rf"(?m)^[^\S\n]*{re.escape(row)}[^\S\n]+(?:[^\d\s]{{1,4}}[^\S\n]+)?-?\d[\d,]*(?:\.\d+)?[^\n]*", text):
+                lines_above = text[: m.start()].split("\n")[-COLUMN_ABOVE - 1: -1]
+                heads = [i for i, line in enumerate(lines_above) if column in line and not _A_FIGURE.search(line)]
+                if heads:
+                    top = m.start() - sum(len(x) + 1 for x in lines_above[heads[-1]:])
+                    return top, m.end()
     return None
 
 

@@ -127,3 +127,17 @@ def test_a_label_over_its_figure_is_read_below_the_columns_date():
     span = label_over_figure(text, ["ongoing charges figure", "ongoing charges"])
     assert span is not None and text[span[0]: span[1]].endswith("0.48%") and text[span[0]:].startswith("Ongoing Charges")
     assert label_over_figure(text, ["fund performance"]) is None  # its next lines are a sentence's, with no row of it
+
+
+def test_an_item_asked_as_a_rows_name_and_a_columns_is_quoted_from_the_columns_heading():
+    """600201_shengwugufen_2020_annual p15 (产销量情况分析表): "主要产品 单位 生产量 销售量 库存量 ..." over "口蹄疫疫苗 万毫升
+    87,584.48 77,315.13 12,089.20 ...": 口蹄疫疫苗销售量 is quoted from the header naming 销售量 to the row."""
+    from conftest import corpus_page
+    from router.line_items import row_under_column
+
+    text = corpus_page("cn", "600201_shengwugufen_2020_annual.pdf", 15)
+    span = row_under_column(text, ["口蹄疫疫苗销售量"])
+    assert span is not None
+    quote = text[span[0]: span[1]]
+    assert quote.startswith("主要产品 单位 生产量 销售量") and quote.endswith("口蹄疫疫苗 万毫升 87,584.48 77,315.13 12,089.20 49.11 20.38 119.87")
+    assert row_under_column(text, ["口蹄疫疫苗市场份额"]) is None  # no column of that name above the row
