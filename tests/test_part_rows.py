@@ -240,7 +240,7 @@ def test_a_parts_sentence_under_its_own_heading_is_read_with_it():
     """1611_huobitech_2021_annual-mda-extract p7: "(ii) Provision of Software-as-a-Service (“SaaS”)", then "... the
     revenue has increased by 17,400% or HK$121.8 million from HK$0.7 million in Year 2020 to HK$122.5 million in Year
     2021.": the sentence says "the revenue", its heading says whose; the figure is the one the change went to."""
-    from router.part_rows import part_section_span
+    from router.part_sections import part_section_span
 
     text = page("hk", "1611_huobitech_2021_annual-mda-extract.pdf", 7)
     span = part_section_span(text, _flexible("saas"), labels_of("revenue"), "money")
