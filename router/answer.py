@@ -21,7 +21,7 @@ from router import statement_items
 from router.other_language_names import printed_labels
 from router.quote_reading import looks_ahead, names_quarter, on_to_figure, read_on
 from router.part_columns import column_readings
-from router.part_names import ends_at_part, is_part, names_part, part_heading, segment_scoped
+from router.part_names import ends_at_part, is_part, named_segment, names_part, part_heading, segment_scoped
 from router.part_rows import part_row_passages
 from router.segment_facts import part_facts
 from router.honesty import checked, unsupported_numbers  # noqa: F401  (unsupported_numbers: public API)
@@ -263,7 +263,7 @@ class Router:
                 return self._refused(plan, f"no passage in the indexed filings prints a figure for "
                                      f"{topic_labels(plan)[0]!r}: the passages found mention it without an amount")
             passages[:] = first(rows, passages)
-        if parts := self._parts(plan):  # a part asked: nothing printed under another segment's heading
+        if parts := self._parts(plan) or named_segment(plan):  # a part asked: nothing under another segment's heading
             passages[:] = [p for p in passages if self._part_heading(parts[0], p) is not False]
         elif asks_amount(plan) or plan.non_gaap:  # the whole company's figure: a segment's after it
             passages[:] = sorted(passages, key=lambda p: segment_scoped(p, self._page_text))

@@ -10,7 +10,7 @@ from mappings.metrics import CJK
 from mappings.vocabulary import (fold, non_gaap_words, other_figure_words, part_nouns, same_part_names,
                                  simplified_in_place, standard_words)
 from router.qualifiers import part_name
-from schema.models import Passage
+from schema.models import Passage, QueryPlan
 
 _CJK_PART_ENDINGS = "业务|板块|分部|系列产品|类产品|产品|系列|类"  # what a Chinese part's name may end in, or not
 _FIGURE = re.compile(r"[(\-–]?\s?(?:[$¥￥]|HK\$|US\$|S\$|RMB)?\s?\d[\d,]*(?:\.\d+)?", re.I)
@@ -107,6 +107,26 @@ def segment_scoped(p: Passage, page_text: Callable[[str, int], str | None]) -> b
         return False
     before = page_text(doc, number - 1) if segment_heading(page, start) is None and number > 1 else None
     return segment_heading(page, start) is not None or bool(before) and segment_heading(before, len(before)) is not None
+
+
+_ASKING_WORDS = frozenset("what was were is are the its our their how much did does do of for in and which".split())
+_NAMED_SEGMENT = re.compile(r"((?:[A-Za-z][\w&'’.-]*\s+){1,3})segment\b", re.I)
+
+
+def named_segment(plan: QueryPlan) -> list[str]:
+    """The segment a question names by its words when no metric of the vocabulary carries it as a part ("Netflix
+    international streaming segment contribution profit": "international streaming"), without the company's name;
+    passages under another segment's heading are then no answer."""
+    m = _NAMED_SEGMENT.search(plan.question)
+    if m is None:
+        return []
+    own = {w.casefold() for c in plan.companies for w in re.split(r"\W+", c.matched or "") if w}
+    words_ = m.group(1).split()
+    # the words after the company's name, or after the question's own words
+    last = max((i for i, w in enumerate(words_) if w.casefold().strip("'’s") in own or w.casefold() in _ASKING_WORDS),
+               default=-1)
+    name = words_[last + 1:]
+    return [" ".join(name)] if name else []
 
 
 def names_part(text: str, qualifier: str) -> bool:

@@ -274,3 +274,20 @@ def test_a_segments_company_defined_measure_is_read_from_its_own_table(amcor, pe
     first = a.passages[0].text
     last = first.rstrip().rsplit("\n", 1)[-1]
     assert "Adjusted" in first and months in first and figure in last and "2,812" not in last
+
+
+@pytest.mark.parametrize("question, company, segment", [
+    ("Netflix international streaming segment contribution profit (loss) in 2015?", "Netflix", "international streaming"),
+    ("What was Walmart's International segment unit count?", "Walmart", "International"),
+    ("Best Buy domestic segment comparable sales in Q2?", "Best Buy", "domestic"),
+    ("What were the segment results in 2015?", None, None),  # no segment's name
+])
+def test_a_segment_named_without_a_metric_is_read_without_the_companys_name(question, company, segment):
+    """A segment a question names by its words when no metric carries it as a part: passages under another segment's
+    heading are no answer for it (NETFLIX_2015_10K p21 prints the Domestic table under "Domestic Streaming Segment")."""
+    from router.part_names import named_segment
+    from schema.models import CompanyRef, QueryPlan
+
+    companies = [CompanyRef(company_id="c", matched=company, via="name")] if company else []
+    plan = QueryPlan(question=question, companies=companies)
+    assert named_segment(plan) == ([segment] if segment else [])
