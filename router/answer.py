@@ -380,15 +380,15 @@ class Router:
                     quoted.answer if quoted.status == "answered" else None])),
                 "passages": first(reasons, quoted.passages),
                 "reason": None})
-        status = "answered" if numbers.status == "answered" or quoted.status == "answered" else "no_data"
+        # (what a filing expects is asked: the figures it reported for the periods named alone do not answer it)
+        status = "answered" if quoted.status == "answered" or numbers.status == "answered" and not ahead else "no_data"
         answer = "\n".join(t for t in ((quoted.answer, numbers.answer) if ahead else (numbers.answer, quoted.answer)) if t)
         reason = None if status == "answered" else "; ".join(r for r in (numbers.reason, quoted.reason) if r)
         caveats = list(dict.fromkeys(numbers.caveats + quoted.caveats))
-        if numbers.status != "answered" and numbers.reason:
-            caveats.append(f"numbers: {numbers.reason}")
-        if quoted.status != "answered" and quoted.reason:
-            caveats.append(f"passages: {quoted.reason}")
-        return self._base(plan, status=status, answer=answer, rows=numbers.rows,
+        caveats += [f"{name}: {part.reason}" for name, part in (("numbers", numbers), ("passages", quoted))
+                    if part.status != "answered" and part.reason]
+        done = status == "answered"
+        return self._base(plan, status=status, answer=answer if done else "", rows=numbers.rows if done else [],
                           passages=[*numbers.passages, *quoted.passages], caveats=caveats, reason=reason)
 
     # ----------------------------------------------------------------------------- honesty

@@ -31,3 +31,21 @@ def test_a_quarters_outlook_is_quoted_from_the_call_before(f):
     a = f.ask("What gross margin did Apple guide to for the second quarter of fiscal 2025 on its earnings call?")
     assert a.status == "answered"
     assert any("46.5%" in p.text and "47.5%" in p.text for p in a.passages[:3])
+
+
+def test_an_outlook_is_never_answered_by_the_reported_figures_alone(f, monkeypatch):
+    """Asked what a company expects, the figures it reported for the periods named are no answer by themselves: when
+    no passage gives the outlook, the answer is no_data (the reported figures are not shown as if they answered)."""
+    from schema.models import Answer
+
+    router = f.router
+    plan = f.plan("What gross margin outlook did Apple give for the March quarter of fiscal 2025?")
+    reported = Answer(question=plan.question, route="sql", plan={}, status="answered", answer="Apple gross margin Q1 2025: 46.9%")
+    nothing = Answer(question=plan.question, route="search", plan={}, status="no_data", reason="no passage close enough")
+    monkeypatch.setattr(router, "_sql", lambda _plan: reported)
+    monkeypatch.setattr(router, "_search", lambda _plan: nothing)
+    monkeypatch.setattr(router, "_reasons", lambda _plan: [])
+    a = router._mixed(plan)
+    assert a.status == "no_data" and not a.answer and not a.rows and "no passage close enough" in a.reason
+    plan = f.plan("What was Apple's gross margin in the first quarter of fiscal 2025?")  # no outlook asked: answered
+    assert router._mixed(plan).status == "answered"
