@@ -19,7 +19,7 @@ from router.reasons import HINT as REASON_HINT, printed_reasons, reason_passages
 from router.line_items import asks_amount, asks_line_item, line_item_passages, measure_labels, prints_a_figure, topic_labels
 from router import statement_items
 from router.other_language_names import printed_labels
-from router.quote_reading import looks_ahead, names_quarter, on_to_figure, read_on
+from router.quote_reading import looks_ahead, names_quarter, on_to_figure, read_on, with_years
 from router.part_columns import column_readings
 from router.part_names import ends_at_part, is_part, named_segment, names_part, part_heading, segment_scoped
 from router.part_rows import part_row_passages
@@ -157,8 +157,8 @@ class Router:
         if self.searcher is None or not plan.companies:
             return [], caveats
         asked = {c.company_id for c in plan.companies}
-        passages = [p for p in search_for_figures(self.searcher, plan.model_copy(update={"metrics": defined + printed}),
-                                                  whole_line=True) if p.company_id in asked][:OWN_FIGURES]
+        passages = [with_years(p, self._page_text) for p in search_for_figures(self.searcher, plan.model_copy(
+            update={"metrics": defined + printed}), whole_line=True) if p.company_id in asked][:OWN_FIGURES]
         if passages:
             caveats.append("the filing prints its own figure for it (quoted): compare the definitions before using "
                            "either" if defined else "the filing prints its own figure (quoted), on its own basis "

@@ -114,6 +114,30 @@ def with_table(p: Passage, page_text: PageText) -> Passage:
     return _read_to(p, page, stop)
 
 
+YEARS_ABOVE = 12  # lines above a printed row its table's line of years may be on
+_YEARS_LINE = re.compile(r"[^\S\n]*(?:[A-Za-z][^\n\d]{0,60})?(?:(?:19|20)\d\d[^\S\n]*){2,6}[^\S\n]*")
+
+
+def with_years(p: Passage, page_text: PageText) -> Passage:
+    """A printed row of several years' figures ("Free cash flow (2,019,659) (1,659,755) (920,557) ..."), read from the
+    line of years above it in its table ("2017 2016 2015 2014 2013"), so that each figure's year is seen; as it is
+    when no such line is within YEARS_ABOVE lines above it on its page."""
+    page = _page_of(p, page_text)
+    if page is None or "\n" in p.text.strip():
+        return p
+    start = p.source["char_start"]
+    at = start
+    for _ in range(YEARS_ABOVE):
+        if at <= 0:
+            return p
+        prev = page.rfind("\n", 0, at - 1) + 1
+        if _YEARS_LINE.fullmatch(page[prev: at - 1]):
+            text = page[prev: p.source["char_end"]]
+            return p.model_copy(update={"text": text, "source": {**p.source, "char_start": prev}})
+        at = prev
+    return p
+
+
 def read_on(p: Passage, page_text: PageText, why: bool) -> Passage:
     """A quote read on along its page where it stops short: inside a Chinese sentence, before the table it announces,
     and for a why question before the cause of the change it gives."""

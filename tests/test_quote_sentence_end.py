@@ -114,3 +114,18 @@ def test_a_quote_ending_at_a_tables_row_is_read_through_the_table():
     assert text[read.source["char_start"]: read.source["char_end"]] == read.text
     prose = quote(text, text.index("The following table sets forth"), text.index("High school") - 1)
     assert with_table(prose, lambda _d, _p: text).text.rstrip().endswith("100.0")  # announced: the table read whole
+
+
+def test_a_printed_row_of_several_years_is_read_from_its_line_of_years():
+    """NETFLIX_2017_10K p19: "2017 2016 2015 2014 2013" / "(in thousands)" / ... / "Free cash flow (1) (2,019,659)
+    (1,659,755) (920,557) (126,699) (16,300)": the row quoted with the years above it, each figure's year seen."""
+    from router.quote_reading import with_years
+
+    text = corpus_page("us", "NETFLIX_2017_10K.pdf", 19)
+    start = text.index("Free cash flow (1)")
+    row = quote(text, start, text.index("\n", start))
+    read = with_years(row, lambda _d, _p: text)
+    assert read.text.startswith("2017 2016 2015 2014 2013") and read.text.endswith("(126,699) (16,300)")
+    assert text[read.source["char_start"]: read.source["char_end"]] == read.text
+    prose = quote(text, text.index("Free cash flow"), text.index("Free cash flow") + 20)
+    assert with_years(prose, lambda _d, _p: "") == prose  # no page to read: as it is
