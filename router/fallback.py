@@ -18,7 +18,7 @@ from router.respectively import RESPECTIVELY_MORE, RESPECTIVELY_MORE_EN
 from router.bilingual_lines import column_span
 from router.calendar import loosely_named
 from router.search import REPORT_PERIODS
-from router.search_route import filters_for
+from router.search_route import FIGURE_POOL, filters_for
 from schema.models import Passage, QueryPlan
 
 # A label's figure is printed right after it: on a statement row ("Total current assets 7,453") or in a
@@ -366,7 +366,7 @@ def search_for_figures(searcher: Callable, plan: QueryPlan, whole_line: bool = F
         quoted: list[Passage] = []
         for words in dict.fromkeys((names, chinese, "")):  # last, the question's own words alone
             query = plan.model_copy(update={"sections": [], "question": f"{plan.question} {words} {hint}".strip()})
-            evidence = searcher(query, filters, whole=True)  # the unit's whole text: the figure may be in any sentence
+            evidence = searcher(query, filters, whole=True, pool=FIGURE_POOL * (2 if len(years) > 1 else 1))  # (years: their row)
             if asked and getattr(evidence, "widened", None):
                 break  # found only outside the asked period's reports
             evidence = consolidated_first(list(evidence))

@@ -81,3 +81,13 @@ def test_a_line_item_without_a_metric_is_quoted_from_its_row(bank, question, row
         answer = f.ask(question)
     assert answer.plan["metrics"] == [] and answer.status == "answered"
     assert answer.passages[0].text.startswith(row), _quoted(answer)
+
+
+def test_several_years_of_an_indicator_are_quoted_from_the_row_that_prints_them_all(bank):
+    """p19 (补充财务比率) prints "净息差 1.87 2.38 2.75" for 2024, 2023 and 2022; p16 and p26 print two years only. Asked
+    for three years, the row of all three is quoted first."""
+    with Filings(bank, read_only=True) as f:
+        answer = f.ask("Ping An Bank net interest margin for 2022, 2023 and 2024?")
+    assert answer.status == "answered" and answer.passages, answer.reason
+    first = answer.passages[0]
+    assert "1.87" in first.text and "2.38" in first.text and "2.75" in first.text, _quoted(answer)

@@ -50,7 +50,7 @@ def test_a_figure_the_metrics_names_do_not_find_is_looked_for_by_the_questions_o
     question = "四方科技2019年度利润分配预案每10股派发现金红利多少？"
     plan = QueryPlan(question=question, metrics=["dividends_per_share"],
                      periods=[PeriodRef(fiscal_year=2019, fiscal_period="FY")])
-    quoted = search_for_figures(lambda query, filters, whole=False: [unit] if query.question == question else [], plan)
+    quoted = search_for_figures(lambda query, filters, whole=False, pool=None: [unit] if query.question == question else [], plan)
     assert quoted and "1.88" in quoted[0].text
 
 

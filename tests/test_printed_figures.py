@@ -252,5 +252,5 @@ def test_several_years_asked_quote_the_row_that_prints_the_most_of_them_first():
     units = [Passage(text=t, company_id="ping_an_bank", source={"doc_name": "pab", "page": n}) for n, t in pages.items()]
     plan = QueryPlan(question="平安银行2022年至2024年的净息差", metrics=["net_interest_margin"], intent="trend",
                      periods=[PeriodRef(fiscal_year=y, fiscal_period="FY") for y in (2022, 2023, 2024)])
-    quoted = search_for_figures(lambda query, filters, whole=False: units, plan, whole_line=True, each=3)
+    quoted = search_for_figures(lambda query, filters, whole=False, pool=None: units, plan, whole_line=True, each=3)
     assert quoted[0].source["page"] == 19 and "1.87 2.38 2.75" in quoted[0].text
