@@ -21,9 +21,11 @@ def f(tmp_path_factory):
 
 
 @pytest.mark.parametrize("question, metric", [
-    ("研发费用占营业收入的比例", "rd_expense_share_of_revenue"),
-    ("销售费用占营业收入比重", "selling_expense_share_of_revenue"),
-    ("R&D expense as a percentage of revenue", "rd_expense_share_of_revenue"),
+    ("研发费用占营业收入的比例", "rd_expense_ratio"),  # ratios.yaml names it 研发费用率
+    ("销售费用占营业收入比重", "selling_expense_ratio"),
+    ("R&D expense as a percentage of revenue", "rd_expense_ratio"),
+    ("管理费用占营业收入的比例", "admin_expense_ratio"),
+    ("所得税费用占营业收入的比例", "income_tax_share_of_revenue"),  # no named entry: made from the two
     ("the ratio of capex to revenue", "capex_to_revenue"),  # ratios.yaml has capex / revenue
     ("capex to revenue ratio", "capex_to_revenue"),
 ])
@@ -38,7 +40,7 @@ def test_two_metrics_side_by_side_are_two(question):
 
 def test_the_share_is_computed_from_the_statements(f):
     answer = f.ask("四方科技2019年研发费用占营业收入的比例")
-    [row] = [r for r in answer.rows if r.metric == "rd_expense_share_of_revenue"]  # beside its two inputs
+    [row] = [r for r in answer.rows if r.metric == "rd_expense_ratio"]  # beside its two inputs
     expected = Decimal("48428964.78") / Decimal("1175301034.32")
     assert abs(Decimal(str(row.value)) - expected) < Decimal("1e-9")
     assert "4.12%" in answer.answer  # as p14 prints it, rounded
