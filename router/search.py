@@ -317,6 +317,12 @@ class SearchPipeline:
             hits = diversify(hits, per_company=per_company, k=k)
         return hits[:k], _merge_applied(applied)
 
+    def keyword_hits(self, keywords: str, filters: dict, k: int) -> list[Hit]:
+        """The units under ``filters`` that BM25 ranks first for ``keywords`` (no meaning, no fusion weights)."""
+        if not self.available:
+            return []
+        return self.index.fused([RankedList("sparse", keywords)], filters, k=k, prefetch_k=k)
+
     def query_words(self, plan: QueryPlan) -> tuple[str, str]:
         """(the text embedded, the keywords) a plan searches with: the question and its content words; for companies
         whose filings print only the other language, both lead with that language's words for its metrics and what

@@ -13,7 +13,8 @@ from vectorstore.hybrid import diversify
 from vectorstore.sparse import tokenize
 
 BROAD_COMPANIES = 12  # companies a "which companies" answer names at most
-BROAD_LOOK = 3  # passages of each company a "which companies" answer chooses its quote from
+BROAD_LOOK = 3  # passages of each company a "which companies" answer chooses its quote from (ranked, and by keywords)
+KEYWORD_LOOK = 200  # units of the ranked passages' documents a "which companies" answer reads by its keywords
 # A one-company answer looks at LOOK x k passages and quotes the best-ranked half of k and, for the rest, the
 # passages whose sentences answer best (``quotes.scored_quote``: the question's rarer words, the kind of answer
 # asked for): a call's figure sentence ranked 10-12 by a turn that only repeats the question's words is quoted.
@@ -97,16 +98,7 @@ class EvidenceSearcher:
         out.quarter_missing = bool(asked) and not any(h.payload.get("fiscal_period") in asked for h in hits)
         wanted = cues(plan.question)
         if broad:  # one passage per company, and only companies whose passage speaks of the topic
-            found = set().union(*(roots(h.payload["text"]) for h in hits))  # words no passage has tell none apart
-            topic = {t: w for t, w in weights.items() if t in topic_terms(query) and t in found}
-            share = {id(h): topic_share(h.payload["text"], topic) for h in hits}
-            on_topic = [h for h in hits if share[id(h)] >= TOPIC_SHARE] or hits[:1]
-            companies = diversify(sorted(on_topic, key=lambda h: -h.score), per_company=1, k=BROAD_COMPANIES)
-            # each company quoted by its passage that names most of the topic, in the question's words where one
-            # prints them together (then the best scored)
-            phrase = {id(h): phrase_length(h.payload["text"], query) for h in on_topic}
-            hits = [max((h for h in on_topic if h.payload.get("company_id") == c.payload.get("company_id")),
-                        key=lambda h: (share[id(h)], phrase[id(h)], h.score)) for c in companies]
+            hits = self._broad(hits, query, weights, applied)
         quotes = {id(h): (0, len(h.payload["text"]), h.score) if whole else scored_quote(h.payload["text"], weights, wanted)
                   for h in hits}
         if one and len(hits) > self.k and not whole:  # the best-ranked half, and the passages that answer best of the rest
@@ -123,3 +115,33 @@ class EvidenceSearcher:
                         "section": p.get("section"), "char_start": p["char_start"] + a, "char_end": p["char_start"] + b},
             ))
         return out
+
+    def _broad(self, hits: list, query: str, weights: dict, applied: dict) -> list:
+        """A "which companies ..." answer: one passage per company, only companies with a passage that speaks of
+        the topic, each quoted by its passage that names most of the topic, in the question's words where one
+        prints them together, then the best ranked. The passages are the best-ranked ones and, from the same
+        documents, those the question's keywords rank first: a call whose one sentence on the topic sits in a long
+        prepared remark ("navigating the pandemic, industrywide supply chain disruptions, inflation ...") or in a
+        turn about something else ranks below other turns that repeat one of its words. A passage found only by
+        its keywords ranks where its company's best passage ranked."""
+        found = set().union(*(roots(h.payload["text"]) for h in hits))  # words no passage has tell none apart
+        topic = {t: w for t, w in weights.items() if t in topic_terms(query) and t in found}
+        scope = {key: applied[key] for key in ("kind", "section") if applied.get(key)}
+        docs = sorted({h.payload["document_id"] for h in hits})
+        best = {}
+        for h in hits:
+            best.setdefault(h.payload.get("company_id"), h.score)
+            best[h.payload.get("company_id")] = max(best[h.payload.get("company_id")], h.score)
+        seen = {h.id for h in hits}
+        extra = diversify([h for h in self.pipeline.keyword_hits(query, dict(scope, document_id=docs), k=KEYWORD_LOOK)
+                           if h.id not in seen],
+                          per_company=BROAD_LOOK, round_robin_order=False)
+        for h in extra:
+            h.score = best[h.payload.get("company_id")]
+        share = {id(h): topic_share(h.payload["text"], topic) for h in hits + extra}
+        on_topic = [h for h in hits + extra if share[id(h)] >= TOPIC_SHARE] or hits[:1]
+        companies = diversify(sorted(on_topic, key=lambda h: -h.score), per_company=1, k=BROAD_COMPANIES)
+        ranked = {id(h) for h in hits}
+        return [max((h for h in on_topic if h.payload.get("company_id") == c.payload.get("company_id")),
+                    key=lambda h: (share[id(h)], phrase_length(h.payload["text"], query), id(h) in ranked, h.score))
+                for c in companies]

@@ -10,7 +10,9 @@ import pytest
 
 from filings import Filings
 from router import search_route
+from router.quotes import term_weights
 from router.search import filters_for
+from vectorstore.hybrid import diversify
 from schema.models import CompanyRef
 
 # the turns that repeat the question's words score best by keywords, and none says how much
@@ -70,3 +72,41 @@ def test_a_broad_answer_quotes_the_passage_that_names_the_whole_topic():
     topic = term_weights("supply chain disruptions", passages)
     shares = [topic_share(p, topic) for p in passages]
     assert shares[1] == 1.0 and 0 < shares[0] < 1.0 and shares[2] == 0.0
+
+
+# A call whose one sentence on the topic sits in a long prepared remark, below a short turn that repeats part of it
+FILLER = ("Comparable sales rose in every region, our stores team opened new formats, digital traffic grew, the "
+          "loyalty program added members, and our merchants kept prices sharp for customers through the season. ")
+REMARK = FILLER * 3 + ("Our associates kept serving customers while navigating the ongoing pandemic, industrywide "
+                       "supply chain disruptions, inflation, and a tight labor market. ") + FILLER * 3
+SHORT = "Supply chain, supply chain: our supply chain team opened two supply chain hubs."
+
+
+@pytest.fixture(scope="module")
+def broad_home(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("broad_docs")
+    for name, turns in (("MMM_2030_Q4.json", [SHORT, REMARK]),
+                        ("KO_2030_Q4.json", ["Freight costs rose on supply chain disruptions in the quarter."])):
+        call = {"header_texts": ["Prepared Remarks:"], "q_and_a": [], "participants": ["Jane Roe--Chief Executive Officer"],
+                "prepared_remarks": [{"speaker": "Jane Roe", "speech": t} for t in turns]}
+        (folder / name).write_text(json.dumps(call), encoding="utf-8")
+    home = tmp_path_factory.mktemp("broad")
+    with Filings(home) as f:
+        report = f.ingest(folder, dense=False)
+        assert not report.failed, [r.reason for r in report.failed]
+    return home
+
+
+def test_a_broad_answer_finds_a_companys_passage_on_the_topic_by_its_keywords(broad_home):
+    # the ranking (dense and keywords fused in a full store) put each call's short turn first: here that ranked
+    # list is the store's own units for "supply chain", one per call
+    with Filings(broad_home, read_only=True) as f:
+        searcher = f.router.searcher
+        ranked = diversify(searcher.pipeline.keyword_hits("supply chain", {"kind": ["transcript"]}, k=50), per_company=1)
+        assert {h.payload["doc_name"]: h.payload["text"].split(": ", 1)[-1] for h in ranked}["MMM_2030_Q4"] == SHORT
+        query = "supply chain disruptions"
+        weights = term_weights(query, [h.payload["text"] for h in ranked])
+        quoted = {h.payload["doc_name"]: h.payload["text"] for h in searcher._broad(ranked, query, weights, {})}
+    # the remark below the short turn is read by the question's keywords, and names the whole topic
+    assert "industrywide supply chain disruptions" in quoted["MMM_2030_Q4"]
+    assert "Freight costs rose on supply chain disruptions" in quoted["KO_2030_Q4"]
