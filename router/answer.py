@@ -21,7 +21,8 @@ from router import statement_items
 from router.other_language_names import printed_labels
 from router.quote_reading import looks_ahead, names_quarter, on_to_figure, read_on, with_years
 from router.part_columns import column_readings
-from router.part_names import ends_at_part, is_part, named_segment, names_part, part_heading, segment_scoped
+from router.part_names import (ends_at_part, heading_over, is_part, named_segment, names_part, part_heading,
+                               segment_scoped)
 from router.part_rows import part_row_passages
 from router.segment_facts import part_facts
 from router.honesty import checked, unsupported_numbers  # noqa: F401  (unsupported_numbers: public API)
@@ -358,14 +359,8 @@ class Router:
         return longest_first({label.casefold() for metric in metrics_ for label in labels_of(metric)})
 
     def _part_heading(self, part: str, p: Passage) -> bool | None:
-        """Is a passage under the part's heading on its page (True), another segment's (False) or none (None)?"""
-        start, number = p.source.get("char_start"), p.source.get("page")
-        page = self._page_text(p.source.get("document_id"), number) if start is not None else None
-        found = part_heading(page, start, part) if page else None
-        if found is None and page and number:  # a section goes on from the page before: its last heading
-            before = self._page_text(p.source.get("document_id"), number - 1)
-            found = part_heading(before, len(before), part) if before else None
-        return found
+        """Is a passage under the part's heading (True), another segment's (False) or none (None)?"""
+        return heading_over(p, self._page_text, lambda page, at: part_heading(page, at, part))
 
     def _mixed(self, plan: QueryPlan) -> Answer:
         # what a filing expects is asked ("what revenue outlook did NVIDIA give"): its words first, the figures after

@@ -5,12 +5,15 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from typing import TypeVar
 
 from mappings.metrics import CJK
 from mappings.vocabulary import (fold, non_gaap_words, other_figure_words, part_nouns, same_part_names,
                                  simplified_in_place, standard_words)
 from router.qualifiers import part_name
 from schema.models import Passage, QueryPlan
+
+T = TypeVar("T")
 
 _CJK_PART_ENDINGS = "业务|板块|分部|系列产品|类产品|产品|系列|类"  # what a Chinese part's name may end in, or not
 _FIGURE = re.compile(r"[(\-–]?\s?(?:[$¥￥]|HK\$|US\$|S\$|RMB)?\s?\d[\d,]*(?:\.\d+)?", re.I)
@@ -95,18 +98,24 @@ _SEGMENT_LEAD = re.compile(r"\W*(?:(?:the|our)\s+)?[A-Z][\w&'’./-]*(?:\s+[A-Z]
                            r"operating\s+|business\s+)?segment(?:['’]s|s)?\b(?!\s+(?:information|reporting|results\s+of\s+all))")
 
 
-def segment_scoped(p: Passage, page_text: Callable[[str, int], str | None]) -> bool:
-    """Is a passage a segment's (it opens with the segment's name, or sits under a segment's heading on its page or, with
-    none above it there, under the last one of the page before), not the whole company's? A question about the
-    company's figure reads the company's first."""
-    if _SEGMENT_LEAD.match(p.text):
-        return True
+def heading_over(p: Passage, page_text: Callable[[str, int], str | None], find: Callable[[str, int], T | None]) -> T | None:
+    """What ``find(page, offset)`` reads of the heading over a passage: on its page above it or, with none there,
+    the last one of the page before (a section goes on from it). None: no page, or no heading found."""
     start, number, doc = p.source.get("char_start"), p.source.get("page"), p.source.get("document_id")
     page = page_text(doc, number) if start is not None and number else None
     if not page:
-        return False
-    before = page_text(doc, number - 1) if segment_heading(page, start) is None and number > 1 else None
-    return segment_heading(page, start) is not None or bool(before) and segment_heading(before, len(before)) is not None
+        return None
+    found = find(page, start)
+    if found is None and number > 1:
+        before = page_text(doc, number - 1)
+        found = find(before, len(before)) if before else None
+    return found
+
+
+def segment_scoped(p: Passage, page_text: Callable[[str, int], str | None]) -> bool:
+    """Is a passage a segment's (it opens with the segment's name, or sits under a segment's heading), not the whole
+    company's? A question about the company's figure reads the company's first."""
+    return bool(_SEGMENT_LEAD.match(p.text)) or heading_over(p, page_text, segment_heading) is not None
 
 
 _ASKING_WORDS = frozenset("what was were is are the its our their how much did does do of for in and which".split())
