@@ -16,7 +16,8 @@ from router.fallback import (consolidated_first, figure_filters, figure_span, ge
                              search_for_figures, span_passage)
 from router.measure_names import by_reference, measure_passages
 from router.reasons import HINT as REASON_HINT, printed_reasons, reason_passages, why_labels, with_cause
-from router.line_items import asks_amount, asks_line_item, line_item_passages, measure_labels, prints_a_figure, topic_labels
+from router.line_items import (asks_amount, asks_line_item, line_item_passages, measure_labels, other_language_labels,
+                               prints_a_figure, topic_labels)
 from router import statement_items
 from router.other_language_names import printed_labels
 from router.quote_reading import looks_ahead, names_quarter, on_to_figure, read_on, with_years
@@ -189,6 +190,9 @@ class Router:
         headcount = not plan.metrics and asks_headcount(plan.question)
         labels = [] if headcount else topic_labels(plan) if asks_line_item(plan) else measure_labels(plan) if (
             plan.non_gaap and not plan.metrics and len(plan.companies) == 1 and asks_amount(plan)) else []
+        # (a line item asked in the language the filings do not print: its label as they print it, too)
+        other = other_language_labels(plan, labels, lambda filters: printed_labels(self.con, filters), self.searcher)
+        labels += other
         if labels:
             item = statement_items.answer_parts(self.con, plan, labels)
             if item is not None:
@@ -259,7 +263,8 @@ class Router:
                                      "passages found are about staff, not a count of them")
             passages[:] = first(counts, _holding(counts, passages))
         elif asks_line_item(plan):  # a line item without a metric: the row that prints it with its figure, first
-            rows = line_item_passages(self.searcher, plan)
+            rows = [with_years(p, self._page_text) for p in line_item_passages(  # each figure's year seen
+                self.searcher, plan, labels[: len(labels) - len(other)], other)]
             if not rows and passages and asks_amount(plan) and not any(prints_a_figure(p.text, plan) for p in passages):
                 return self._refused(plan, f"no passage in the indexed filings prints a figure for "
                                      f"{topic_labels(plan)[0]!r}: the passages found mention it without an amount")

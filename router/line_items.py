@@ -13,6 +13,7 @@ from mappings.metrics import CJK
 from mappings.vocabulary import fold, simplified_in_place, words
 from router.bilingual_lines import column_span
 from router.fallback import consolidated_first, figure_filters, figure_span, labels_of, row_passage
+from router.other_language_names import other_language_name
 from router.search_words import content_query
 from schema.models import Passage, QueryPlan
 
@@ -21,14 +22,14 @@ ITEMS_EACH = 3  # rows quoted per company
 _ASKING = re.compile(r"(?<![\w-])(?:what|was|were|is|are|the|a|an|how|much|many|did|does|do|have|has|had|for|of|in|at|on|as|to|by|its|their|"
                      r"amount|value|figure|reported|report|year|years|ended|ending|end|fiscal|period|quarter|"
                      r"annual|approximately|about|vs|versus|compared|compare|comparison)(?![\w-])|[?？。，,]", re.I)
-_ASKING_ZH = re.compile(r"(?:是多少|为多少|有多少|多少|几何|是什么|多大|情况|如何|怎么样|的|变化|走势|趋势|对比|比较|相比)$")
+_ASKING_ZH = re.compile(r"(?:是多少|为多少|有多少|多少|几何|是什么|多大|情况|如何|怎么样|的|变化|走势|趋势|对比|比较|相比|与|和|及|同|跟)$")
 _TAIL_EN = re.compile(r"\s+(?:figure|amount|number|value|level)$")  # the question's word for a figure, not the label's
 _TAIL_ZH = re.compile(r"(?:余额|金额|总额|规模|数额|水平|账面余额|账面价值)$")
 
 
 def topic_labels(plan: QueryPlan) -> list[str]:
     """The label the question's topic words would print as, longest reading first ("个人贷款余额", "个人贷款"): a run
-    of two words or more, or four Chinese characters or more; none without such a run."""
+    of two words or more, or three Chinese characters or more; none without such a run."""
     text = content_query(plan)
     if CJK.search(text):
         run = max(re.findall(r"[\u4e00-\u9fff](?:[\u4e00-\u9fff、]*[\u4e00-\u9fff])?", text), key=len)  # 孖展贷款、其他贷款
@@ -36,7 +37,7 @@ def topic_labels(plan: QueryPlan) -> list[str]:
             run = _ASKING_ZH.sub("", run)
         bare = re.sub(r"(?:业务)?(?:板块|分部)", "", run)  # 临床试验技术服务板块收入 is printed 临床试验技术服务收入
         labels = [run, _TAIL_ZH.sub("", run), bare, _TAIL_ZH.sub("", bare)]
-        return [w for w in dict.fromkeys(labels) if len(w) >= 4]
+        return [w for w in dict.fromkeys(labels) if len(w) >= 3]  # 管理费, 托管费: a fee is named in three
     runs = [r.strip() for r in _ASKING.split(text.casefold())]
     runs = [re.sub(r"[^\w&'’ -]|(?<!\w)['’]s?(?!\w)", " ", r).strip() for r in runs if r.strip()]  # ("Resorts' X": X)
     run = max(runs, key=len, default="")
@@ -51,14 +52,23 @@ def topic_labels(plan: QueryPlan) -> list[str]:
 def asks_line_item(plan: QueryPlan) -> bool:
     """An amount question (or a bare phrase: "X dividend income FY2021") about one company with no metric of the
     vocabulary named."""
-    asks = analysis().amount_question.search(plan.question) or not words("narrative").search(fold(plan.question))
-    return not plan.metrics and not plan.non_gaap and bool(plan.companies) and bool(asks) and bool(topic_labels(plan))
+    text = fold(plan.question)
+    # (two periods compared, "2021年度股息收入与2020年度相比如何": their amounts, unless it asks why or for words)
+    compared = len(plan.periods) >= 2 and bool(words("compare").search(text)) and not any(
+        words(name).search(text) for name in ("why", "quote_verbs"))
+    labels = topic_labels(plan)
+    # a label whose last word names an amount is no narrative word ("management fee"; "risk factors" stays one)
+    items = [w for w in labels if not CJK.search(w) and words("amount_nouns").search(w.split()[-1])]
+    rest = re.sub("|".join(map(re.escape, items)), " ", text.casefold()) if items else text
+    asks = analysis().amount_question.search(plan.question) or not words("narrative").search(rest) or compared
+    return not plan.metrics and not plan.non_gaap and bool(plan.companies) and bool(asks) and bool(labels)
 
 
 # between a row's label and its first figure: spacing, a currency, a note reference or a linking word, nothing that
 # makes the label part of another item ("Total deposits in U.S. offices 1,895,995" is not total deposits)
 _GAP = re.compile(r"[\s:：$¥￥()（）\-–—,，、/]*(?:[（(][^()（）]{0,60}[)）]\s*)?(?:(?:hk\$?|us\$?|s\$?|rmb|hkd|usd|cny|人民币|港币|港元|约|約|approximately|about|"
-                  r"was|were|amounted\s+to|of|losse?s?|charges?|expenses?|net|确认为|录得|为|為|达|達|note\s*\d+|附注\s*\d+)[\s:：$()（）,，]*)*", re.I)
+                  r"was|were|amounted\s+to|of|losse?s?|charges?|expenses?|net|确认为|录得|为|為|达|達|note\s*\d+|附注\s*\d+|"
+                  r"\d{1,2}(?:\s?\([a-z]{1,3}\))?(?=[\s,，]))[\s:：$()（）,，]*)*", re.I)  # (notes: "6(a)", "11, 13(i)")
 _LINE_HEAD = re.compile(r"[\s•●■◆▪·\-–—*]*(?:\(?[a-z0-9ivx]{1,4}[.)）]\s*)?(?:[（(]?[一二三四五六七八九十]+[、)）]\s*)?$", re.I)
 
 
@@ -96,17 +106,30 @@ def measure_labels(plan: QueryPlan) -> list[str]:
     return sorted(dict.fromkeys(w.casefold() for w in out), key=len, reverse=True)
 
 
-def line_item_passages(searcher: Callable, plan: QueryPlan, labels: list[str] | None = None) -> list[Passage]:
+def other_language_labels(plan: QueryPlan, labels: list[str], printed: Callable[[dict], list[str]], searcher) -> list[str]:
+    """A line item asked in the language its company's filings do not print (``searcher.pipeline.written_in``): the
+    one label of the asked filings' pages (``printed(filters)``) that says the question's label word by word through
+    the dictionary (股息收入 -> "Dividend income"; :mod:`router.other_language_names`), or none."""
+    if not labels or not asks_line_item(plan) or searcher is None or searcher.pipeline.written_in(plan):
+        return []
+    found = other_language_name([simplified_in_place(label) for label in labels], printed(figure_filters(plan)))
+    return [found.casefold()] if found else []
+
+
+def line_item_passages(searcher: Callable, plan: QueryPlan, labels: list[str] | None = None,
+                       other: list[str] = ()) -> list[Passage]:
     """The rows (or sentences) of the asked period's reports that print the question's line item (or ``labels``)
-    with its figure, each quoted from the start of its line to the end of the row."""
-    labels = labels or topic_labels(plan)
+    with its figure, each quoted from the start of its line to the end of the row; ``other``: its labels in the
+    other language, which the filings print (searched with the question, and read as its labels)."""
+    labels = [*(labels or topic_labels(plan)), *other]
     filters = figure_filters(plan)
-    evidence = searcher(plan, filters, whole=True)
+    searched = plan.model_copy(update={"question": " ".join([plan.question, *other])}) if other else plan
+    evidence = searcher(searched, filters, whole=True)
     if filters.get("fiscal_period") and getattr(evidence, "widened", None):
         return []  # found only outside the asked period's reports
     out: list[Passage] = []
     taken: dict[str | None, int] = {}  # rows per company (a comparison's companies each get theirs)
-    for p in consolidated_first(list(evidence)):
+    for p in consolidated_first(sorted(evidence, key=lambda p: not _names_asked(p, plan))):
         if taken.get(p.company_id, 0) >= ITEMS_EACH:
             continue
         text = simplified_in_place(p.text)  # a Traditional page read in the question's folded words
@@ -118,6 +141,14 @@ def line_item_passages(searcher: Callable, plan: QueryPlan, labels: list[str] | 
         out.append(row_passage(p, span))
         taken[p.company_id] = taken.get(p.company_id, 0) + 1
     return out
+
+
+def _names_asked(p: Passage, plan: QueryPlan) -> bool:
+    """Does a unit print the name the question gives its company? One report of several funds (an umbrella fund's
+    sub-funds) heads each one's statements with its name: the asked one's rows come first."""
+    text = " ".join(p.text.split()).casefold()
+    return any(c.via == "name" and len(c.matched or "") >= 4 and " ".join(c.matched.split()).casefold() in text
+               for c in plan.companies)
 
 
 _DATE = re.compile(r"\b\d{1,2}[./-]\d{1,2}[./-](?:19|20)\d\d\b")  # "30.09.2021": the column's date, no figure

@@ -115,7 +115,9 @@ def with_table(p: Passage, page_text: PageText) -> Passage:
 
 
 YEARS_ABOVE = 12  # lines above a printed row its table's line of years may be on
-_YEARS_LINE = re.compile(r"[^\S\n]*(?:[A-Za-z][^\n\d]{0,60})?(?:(?:19|20)\d\d[^\S\n]*){2,6}[^\S\n]*")
+_ROW_FIGURE = re.compile(r"(?<![\w.])\(?-?\d[\d,]*(?:\.\d+)?\)?(?![\w.])")
+# a table's line of years, or of its columns' dates ("30.09.2021 30.09.2020")
+_YEARS_LINE = re.compile(r"[^\S\n]*(?:[A-Za-z][^\n\d]{0,60})?(?:(?:\d{1,2}[./-]\d{1,2}[./-])?(?:19|20)\d\d[^\S\n]*){2,6}[^\S\n]*")
 
 
 def with_years(p: Passage, page_text: PageText) -> Passage:
@@ -123,8 +125,8 @@ def with_years(p: Passage, page_text: PageText) -> Passage:
     line of years above it in its table ("2017 2016 2015 2014 2013"), so that each figure's year is seen; as it is
     when no such line is within YEARS_ABOVE lines above it on its page."""
     page = _page_of(p, page_text)
-    if page is None or "\n" in p.text.strip():
-        return p
+    if page is None or "\n" in p.text.strip() or len(_ROW_FIGURE.findall(p.text)) < 2:
+        return p  # (a row of one figure, or a sentence, has no columns of years)
     start = p.source["char_start"]
     at = start
     for _ in range(YEARS_ABOVE):

@@ -16,6 +16,9 @@ def content_query(plan: QueryPlan) -> str:
     words and the words that ask for a quote ("which companies mentioned"), so BM25 ranks by the topic, not by
     boilerplate that repeats the company and period on every page."""
     text = fold(plan.question)
+    for c in plan.companies:  # a name written before the code it was found by ("SPDR富時大中華ETF（3073）") is its name
+        if c.via == "code" and CJK.search(text):
+            text = re.sub(rf"[^\s，,。？?：:；;、]*[（(]\s*{re.escape(fold(c.matched))}\s*[)）]", " ", text)
     for piece in [c.matched for c in plan.companies] + [p.matched for p in plan.periods if p.matched]:
         text = text.replace(fold(piece), " ")
     text = re.sub(r"[（(]\s*(?:[A-Za-z]{2}:?)?\d{3,6}(?:\.[A-Za-z]{2})?\s*[)）]", " ", text)  # a code after a name: "(6068)"

@@ -19,6 +19,10 @@ from router.fallback import figure_span
     ("The Group's dividend income was HK$1.2 million", ["dividend income"], True),
     ("个人贷款 1,767,168 52.4 1,977,719", ["个人贷款余额", "个人贷款"], True),
     ("其中：个人贷款平均收益率 5.56%", ["个人贷款"], False),
+    # 3012_amundietfs_2021_annual-fund-fs p13 and 3073_spdrgreaterchina_2021_annual-fund p11: a note and its letter
+    ("Management fee 6(a) 114,568 144,675", ["management fee"], True),
+    ("Other income 11, 13(i) 659,102 538,576", ["other income"], True),
+    ("Management fee payable 6(a) 4,936 10,588", ["management fee"], False),
 ])
 def test_a_row_is_the_line_items_own(text, labels, own):
     span = figure_span(text, labels)
@@ -141,3 +145,35 @@ def test_an_item_asked_as_a_rows_name_and_a_columns_is_quoted_from_the_columns_h
     quote = text[span[0]: span[1]]
     assert quote.startswith("主要产品 单位 生产量 销售量") and quote.endswith("口蹄疫疫苗 万毫升 87,584.48 77,315.13 12,089.20 49.11 20.38 119.87")
     assert row_under_column(text, ["口蹄疫疫苗市场份额"]) is None  # no column of that name above the row
+
+
+@pytest.mark.parametrize("question, label", [
+    ("SPDR富時大中華ETF（3073）2021年度股息收入與2020年度相比如何？", "股息收入"),  # the name before its code is no label
+    ("3073 2021年管理費是多少", "管理费"),  # a fee is named in three characters
+])
+def test_the_label_of_a_chinese_question_about_an_english_filer(question, label):
+    from router.line_items import topic_labels
+    from router.periods import find_periods
+    from schema.models import CompanyRef, QueryPlan
+
+    plan = QueryPlan(question=question, companies=[CompanyRef(company_id="x", matched="3073", via="code")],
+                     periods=find_periods(question)[0])
+    assert topic_labels(plan)[0] == label
+
+
+@pytest.mark.parametrize("question, item", [
+    ("Amundi ETF management fee for the year ended 30 September 2021?", True),  # "management" names the fee's kind
+    ("Amundi ETF restructuring charges 2021", True),
+    ("Amundi ETF risk factors 2021", False),
+    ("What did Amundi ETF management say about fees in 2021?", False),
+    ("Amundi ETF股息收入2021年度与2020年度相比如何？", True),  # two periods compared: their amounts
+    ("Amundi ETF股息收入2021年度与2020年度相比如何变化，原因是什么？", False),  # a why question
+])
+def test_a_line_item_is_asked(question, item):
+    from router.line_items import asks_line_item
+    from router.periods import find_periods
+    from schema.models import CompanyRef, QueryPlan
+
+    plan = QueryPlan(question=question, companies=[CompanyRef(company_id="x", matched="Amundi ETF", via="name")],
+                     periods=find_periods(question)[0])
+    assert asks_line_item(plan) is item

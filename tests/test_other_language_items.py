@@ -1,0 +1,37 @@
+"""A line item asked in the language its company's filings do not print: a Traditional-Chinese question about an HK
+fund whose report is printed in English only is read from the English row that says the same words
+(``router.line_items.other_language_labels``). 3073_spdrgreaterchina_2021_annual-fund p11, the statement of
+comprehensive income: "For the year ended 30.09.2021 30.09.2020" over "Dividend income 31,286,751 25,093,136" and
+"Management fee 13(d) 2,707,890 1,681,556"."""
+
+from __future__ import annotations
+
+import pytest
+
+from conftest import ingested_home
+from filings import Filings
+
+
+@pytest.fixture(scope="module")
+def f(tmp_path_factory):
+    home = ingested_home(tmp_path_factory, "other_language_items", [("hk", "3073_spdrgreaterchina_2021_annual-fund.pdf")],
+                         dense=False)
+    with Filings(home, read_only=True) as fx:
+        yield fx
+
+
+@pytest.mark.parametrize("question, row", [
+    ("SPDR富時大中華ETF（3073）2021年度股息收入是多少？", "Dividend income 31,286,751 25,093,136"),
+    ("3073 2021財年管理費是多少？", "Management fee 13(d) 2,707,890 1,681,556"),
+])
+def test_a_chinese_question_reads_the_english_row(f, question, row):
+    answer = f.ask(question)
+    assert answer.status == "answered"
+    first = answer.passages[0]
+    assert first.source["page"] == 11 and " ".join(first.text.split()).endswith(row)
+    assert first.text.lstrip().startswith("30.09.2021 30.09.2020")  # the columns' dates, so each figure's year is seen
+
+
+def test_two_years_compared_are_the_rows_amounts(f):
+    answer = f.ask("SPDR富時大中華ETF（3073）2021年度股息收入與2020年度相比如何？")
+    assert " ".join(answer.passages[0].text.split()).endswith("Dividend income 31,286,751 25,093,136")
