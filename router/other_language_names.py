@@ -28,6 +28,7 @@ _NOT_ENGLISH = frozenset({"non", "un", "not", "without", "excluding"})
 _NOT_CHINESE = frozenset("非不无無未")
 # words that say a part is a part, or join two names, in Chinese: they count on neither side
 _PART_NOUNS_CHINESE = frozenset("分部 板块 板塊 业务 業務 分类 分類 部门 部門 类 類 区 區 地区 地區 与 與 和 及 以及 或 之 的 并 並".split())
+_PART_NOUN_END = re.compile(r"(?:业务|業務|板块|板塊|分部|部门|部門)$")
 PREFIX = 5  # a word and a longer one it begins are the same word from this many letters on
 LABEL_WORDS = 8  # a label is at most this many English words (more is running text)
 _BOTH = re.compile(r"^([A-Za-z][^\u3400-\u9fff]*?)\s+([\u3400-\u9fff][^A-Za-z]*)$")
@@ -42,7 +43,10 @@ def name_score(asked: str, label: str) -> float:
     english, chinese = (asked, label) if not CJK.search(asked) else (label, asked)
     if CJK.search(english) or not CJK.search(chinese):
         return 0.0
-    every_word, every_piece = english_words(english), chinese_words(chinese)
+    # (a part noun at the end is cut off first, so the dictionary does not join it to the name: 零售金融 业务, not
+    # 零售 金融业 务)
+    bare = _PART_NOUN_END.sub("", chinese)
+    every_word, every_piece = english_words(english), chinese_words(bare if len(bare) >= 2 else chinese)
     if bool(_NOT_ENGLISH & set(every_word)) != any(word in _NOT_CHINESE for word, _ in every_piece):
         return 0.0
     words = [w for w in every_word if w not in _GENERIC | _NOT_ENGLISH]
@@ -91,7 +95,7 @@ def row_labels(text: str) -> list[str]:
     too: "筆記型電腦產品 (42,868)", "Foundation and site formation works 70,441", "化学业务（WuXi Chemistry）"."""
     out = []
     for m in _LABEL.finditer(text):
-        label = m.group(1).strip(" ：:（(.·…–—-_")
+        label = re.sub(r"^(?:其中|包括)[：:]", "", m.group(1).strip(" ：:（(.·…–—-_"))  # ("其中：零售金融业务": of which)
         # a Chinese label is cut at its spaces too (a cell beside it: "筆記型電腦產品 設計及銷售商業筆記型電腦"), a row
         # printed in both languages into its two names ("Share capital 股本")
         pieces = re.split(r"[（()）]|(?<=[\u3400-\u9fff])\s+(?=[\u3400-\u9fff])", _BOTH.sub(r"\1(\2", label))

@@ -234,6 +234,8 @@ def part_table_span(text: str, name: re.Pattern, labels: list[str]) -> tuple[int
         # Communications segment (in millions):"), not a mention in running text
         if not (re.search(r"[：:]$", line) or (len(line) <= HEADING_MAX and not _prose(line) and not _FIGURE.search(line))):
             continue
+        # (a line of several parts' headings is a table's columns: the metric's row has a cell under each)
+        columns = 1 + _other_headings(line, name) if not re.search(r"[：:]$", line) else 1
         after = text[m.end(): m.end() + 4]
         if CJK.search(after[:1]) and not after.startswith(part_markers()):
             continue  # a longer term (境外会计准则), not the part
@@ -243,12 +245,24 @@ def part_table_span(text: str, name: re.Pattern, labels: list[str]) -> tuple[int
             while at >= 0:
                 line_start = text.rfind("\n", 0, at) + 1
                 figure = _FIGURE.search(text, at + len(label), at + len(label) + 80)
+                row_end = text.find("\n", figure.end()) if figure is not None else -1
                 if line_start > m.end() and _METRIC_ROW_HEAD.fullmatch(text[line_start: at]) and figure is not None \
-                        and _ROW_GAP.fullmatch(text[at + len(label): figure.start()]):
-                    row_end = text.find("\n", figure.end())
+                        and _ROW_GAP.fullmatch(text[at + len(label): figure.start()]) \
+                        and len(_FIGURE.findall(text, figure.start(), len(text) if row_end < 0 else row_end)) >= columns:
                     return with_year_heading(text, head), len(text) if row_end < 0 else row_end
                 at = lower.find(label, at + 1, window_end)
     return None
+
+
+def _other_headings(line: str, name: re.Pattern) -> int:
+    """How many other parts' headings a heading line prints beside the part's, as a table's columns ("批发金融业务 零售金融业务
+    其他业务 合计": 3); 0 for the part's heading alone ("Optical Communications segment")."""
+    rest = name.sub(" ", line)
+    if CJK.search(rest):
+        others = re.findall(r"[\u4e00-\u9fff]{2,}", rest)
+        return len(others) if len(others) >= 2 else 0
+    others = re.findall(r"\b[A-Z][a-z]+", rest)
+    return len(others) if len(others) >= 3 else 0
 
 
 def part_sentence_span(text: str, name: re.Pattern, labels: list[str], kind: str | None) -> tuple[int, int] | None:
@@ -320,7 +334,9 @@ def part_row_passages(searcher: Callable, plan: QueryPlan,
             seen = {(p.source.get("document_id"), p.source.get("page"), p.text) for p in evidence}
             evidence = [*evidence, *(p for p in more if (p.source.get("document_id"), p.source.get("page"), p.text)
                                      not in seen)]
-        found = _found(evidence, (own, other), labels, kind, years)
+        found = _found(evidence, (own, other), labels, kind, years) or _in_group(evidence, own[0], labels, kind)
+        if not found and len(pieces := _listed(own[0])) > 1:  # "冷冻设备和罐式集装箱的毛利率": each part's row
+            found = [q for piece in pieces for q in _found(evidence, (part_names(piece)[0],), labels, kind, years)[:1]]
         if not found and printed is not None and (label := other_language_name(own, printed(filters))):
             query = plan.model_copy(update={"sections": [], "question": " ".join([plan.question, label, names])})
             found = _found([*searcher(query, filters, whole=True), *evidence], ([simplified_in_place(label)],), labels, kind,
@@ -353,13 +369,20 @@ def _found(evidence: list[Passage], groups: tuple[list[str], ...], labels: list[
     several = len(years) > 1
     for group in groups:  # the question's own words first
         patterns = [flexible(w) for w in group]
-        for p in evidence:
-            text = simplified_in_place(p.text)  # a Traditional page read in the question's folded words
-            span = next((s for pat in patterns for s in (part_row_span(text, pat, labels, kind),
+
+        def span_in(text: str) -> tuple[int, int] | None:
+            return next((s for pat in patterns for s in (part_row_span(text, pat, labels, kind),
                                                          part_table_span(text, pat, labels),
                                                          part_column_span(text, pat, labels, years),
                                                          part_sentence_span(text, pat, labels, kind),
                                                          part_section_span(text, pat, labels, kind)) if s), None)
+
+        for p in evidence:
+            text = simplified_in_place(p.text)  # a Traditional page read in the question's folded words
+            span = span_in(text)
+            if span is None and (joined := _rejoined(text, group)) != text and (span := span_in(joined)):
+                end = text.find("\n", span[1])  # (to the end of the name's tail, in the text as printed)
+                span = (span[0], len(text) if end < 0 else end)
             quote = span_passage(p, *span) if span is not None else None
             if quote is not None and quote.text not in {q.text for q in found}:
                 found.append(quote)
@@ -368,3 +391,55 @@ def _found(evidence: list[Passage], groups: tuple[list[str], ...], labels: list[
         if found:
             break
     return found
+
+
+def _rejoined(text: str, names: list[str]) -> str:
+    """The text with a Chinese row name the text layer split round its figures put back together, the same length
+    ("临床试验技术" / "1,469,530,239.35 ... 22.81% ..." / "服务" -> "临床试验技术服务 1,469,530,239.35 ... 22.81% ... "):
+    only the asked name's own halves, so other rows' labels stay as printed."""
+    for name in names:
+        if not CJK.search(name):
+            continue
+        for cut in range(2, len(name) - 1):
+            wrapped = re.compile(rf"(?m)^([^\S\n]*{re.escape(name[:cut])})\n([\d,.%()（）\-–\s]*\d[\d,.%()（）\-–\s]*?)\n"
+                                 rf"({re.escape(name[cut:])})[^\S\n]*$")
+            text = wrapped.sub(lambda m: f"{m.group(1)}{m.group(3)} {m.group(2)} ", text)
+    return text
+
+
+_LISTED = re.compile(r"\s*(?:和|与|及|以及|、|跟)\s*")
+
+
+def _listed(name: str) -> list[str]:
+    """The parts a Chinese name lists ("冷冻设备和罐式集装箱": 冷冻设备, 罐式集装箱), each of two characters or more;
+    [name] when it lists none. (An English "and" joins the words of one segment's name: "Food and Beverage".)"""
+    if not CJK.search(name):
+        return [name]
+    pieces = [p for p in _LISTED.split(name) if p]
+    return pieces if len(pieces) > 1 and all(len(p) >= 2 for p in pieces) else [name]
+
+
+def _in_group(evidence: list[Passage], name: str, labels: list[str], kind: str | None) -> list[Passage]:
+    """A part asked by its row's name and its group's ("polyresin series home decor products"): the row of one half
+    of the name ("Polyresin series 44,597 38.7") in a table that prints the other half as a line of its own above
+    it ("Home decor products"), the group's heading. Each reader sees both names in the quote."""
+    words_ = name.split()
+    if CJK.search(name) or len(words_) < 3:
+        return []
+    found: list[Passage] = []
+    for cut in range(1, len(words_)):
+        for row, group in ((words_[:cut], words_[cut:]), (words_[cut:], words_[:cut])):
+            if not any(len(w) >= 4 for w in row):
+                continue
+            heading = re.compile(rf"(?m)^[^\S\n]*{flexible(' '.join(group)).pattern}[^\S\n]*:?[^\S\n]*$", re.I)
+            for p in evidence:
+                text = simplified_in_place(p.text)
+                span = part_row_span(text, flexible(" ".join(row)), labels, kind)
+                if span is None:
+                    continue
+                if heading.search(text, span[0], span[1]) and (quote := span_passage(p, *span)).text not in {
+                        q.text for q in found}:
+                    found.append(quote)
+            if found:
+                return found[:PARTS_EACH]
+    return []

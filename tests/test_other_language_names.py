@@ -25,6 +25,11 @@ def labels(market: str, name: str, number: int, chinese: bool) -> list[str]:
     ("hk", "2324_capitalvc_2021_annual.pdf", 52, "现金及现金等价物", "Cash and cash equivalents"),
     # 0717_emperorcapital_2021_annual p118: "Segment results 分部業績"
     ("hk", "0717_emperorcapital_2021_annual.pdf", 118, "segment results", "分部業績"),
+    # 000001 2024 annual p21, 分部经营数据: "零售金融业务 批发金融业务 其他业务 合计" (the part noun is no word of the name; the
+    # dictionary alone would cut 零售 金融业 务)
+    ("cn", "000001_pinganyinhang_2024_annual.pdf", 21, "retail banking", "零售金融业务"),
+    # 3012_amundietfs_2021_annual-fund-fs p13: "Management fee 6(a) 114,568 144,675"
+    ("hk", "3012_amundietfs_2021_annual-fund-fs.pdf", 13, "管理费", "Management fee"),
 ])
 def test_a_part_is_found_by_its_printed_name_in_the_other_language(market, name, number, asked, printed):
     assert printed_name(asked, labels(market, name, number, chinese=not CJK.search(asked))) == printed
@@ -72,3 +77,7 @@ def test_an_english_question_reads_a_chinese_reports_part(sifang):
     first = a.passages[0]
     assert first.source["page"] == 12 and "冷冻设备" in first.text and "371,318,215.91" in first.text
     assert not a.rows  # a part: no stored total in its place
+
+
+def test_of_which_is_no_word_of_a_rows_label():
+    assert row_labels("其中：零售金融业务 1,234 5,678") == ["零售金融业务"]

@@ -291,3 +291,56 @@ def test_a_segment_named_without_a_metric_is_read_without_the_companys_name(ques
     companies = [CompanyRef(company_id="c", matched=company, via="name")] if company else []
     plan = QueryPlan(question=question, companies=companies)
     assert named_segment(plan) == ([segment] if segment else [])
+
+
+def _passage(market: str, name: str, number: int):
+    from schema.models import Passage
+
+    text = page(market, name, number)
+    return Passage(text=text, company_id="x", source={"document_id": "d", "doc_name": name, "page": number,
+                                                      "char_start": 0, "char_end": len(text)})
+
+
+def test_a_part_asked_by_its_rows_name_and_its_groups():
+    """1678_chinacreative_2019_annual p11, revenue by product type: "Home decor products" over "Polyresin series 44,597
+    38.7 46,719 30.6"; the question names both ("polyresin series home decor products")."""
+    from router.part_rows import _in_group
+
+    [quote] = _in_group([_passage("hk", "1678_chinacreative_2019_annual.pdf", 11)], "polyresin series home decor products",
+                        labels_of("revenue"), "money")
+    assert "Home decor products\nPolyresin series 44,597 38.7 46,719 30.6" in quote.text
+    assert _in_group([_passage("hk", "1678_chinacreative_2019_annual.pdf", 11)], "polyresin series garden products",
+                     labels_of("revenue"), "money") == []  # no such group above the row
+
+
+def test_parts_listed_in_one_name_are_each_read():
+    """603339 2019 annual p12 (分产品): 冷冻设备 ... 32.51 and 罐式集装箱 ... 17.30, asked as 冷冻设备和罐式集装箱的毛利率."""
+    from router.part_rows import _found, _listed
+
+    assert _listed("冷冻设备和罐式集装箱") == ["冷冻设备", "罐式集装箱"]
+    assert _listed("food and beverage") == ["food and beverage"]  # an English "and" joins one name's words
+    evidence = [_passage("cn", "603339_sifangkeji_2019_annual.pdf", 12)]
+    quotes = [q.text for piece in _listed("冷冻设备和罐式集装箱")
+              for q in _found(evidence, ([piece],), labels_of("gross_margin"), None, {2019})[:1]]
+    assert len(quotes) == 2 and "32.51" in quotes[0] and quotes[1].rstrip().endswith("17.30 -8.34 -3.29")
+
+
+def test_a_row_name_the_text_layer_split_round_its_figures():
+    """300347 2025 interim p23 (分产品): "临床试验技术" / "1,469,530,239.35 1,134,379,478.97 22.81% ..." / "服务": the
+    row of 临床试验技术服务, quoted to the name's tail."""
+    from router.part_rows import _found, _rejoined
+
+    evidence = [_passage("cn", "300347_taigeyiyao_2025_interim.pdf", 23)]
+    text = evidence[0].text
+    assert len(_rejoined(text, ["临床试验技术服务"])) == len(text)
+    [quote] = _found(evidence, (["临床试验技术服务"],), labels_of("gross_margin"), None, {2025})
+    assert "22.81%" in quote.text and quote.text.rstrip().endswith("服务") and "毛利率" in quote.text
+
+
+def test_a_columns_row_without_the_parts_cell_is_not_its_figure():
+    """000001 2024 annual p241: "批发金融业务 零售金融业务 其他业务 合计" over "营业收入 63,841 71,255 11,599 146,695" (a cell
+    per part) and "净利润 44,508" (the total's alone): the retail segment's net profit is not read from it."""
+    text = page("cn", "000001_pinganyinhang_2024_annual.pdf", 241)
+    pattern = _flexible("零售金融业务")
+    assert "71,255" in text[slice(*part_table_span(text, pattern, labels_of("revenue")))]
+    assert part_table_span(text, pattern, labels_of("net_income")) is None
