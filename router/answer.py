@@ -28,6 +28,7 @@ from router.part_rows import part_row_passages
 from router.segment_facts import part_facts
 from router.honesty import checked, unsupported_numbers  # noqa: F401  (unsupported_numbers: public API)
 from router.metric_answer import LIMITED_COVERAGE, MetricAnswerer
+from router.period_scope import part_of_year_note, whole_year_first
 from router.periods import years_named
 from router.plan import Planner, find_metrics
 from router.search import broad_question
@@ -247,7 +248,7 @@ class Router:
                                      f"for ({asked}): the passages found name it without one")
             named = [p for p in named if not any(ends_at_part(p.text, word) for word in self._parts(plan))]
             passages[:] = first(rows + parts, named)  # in place: the evidence keeps what the search says of its scope
-            measure_caveats = column_readings(plan, parts) + self._part_of_year(plan, passages)
+            measure_caveats = column_readings(plan, parts) + part_of_year_note(self.con, plan, passages)
         else:
             measure_caveats = []
         if headcount and not reasons:  # how many people: a passage that prints a number of them, or no_data
@@ -285,7 +286,8 @@ class Router:
             # an amount of a period that has ended: what a filing expects of a later one (guidance, a forecast) is
             # quoted after what it reports
             quarters = {p.fiscal_period for p in plan.periods if (p.fiscal_period or "").startswith("Q")}
-            passages[:] = sorted(passages, key=lambda p: looks_ahead(p, self._page_text) and not names_quarter(p.text, quarters))
+            passages[:] = sorted(whole_year_first(plan.question, passages),
+                                 key=lambda p: looks_ahead(p, self._page_text) and not names_quarter(p.text, quarters))
         elif ahead:  # a quote that announces what is expected ("let me turn to the outlook for the fourth quarter."):
             passages[:] = [on_to_figure(p, self._page_text) for p in passages]  # with the sentences after it, to its figure
         if plan.metrics and ahead:
@@ -302,19 +304,6 @@ class Router:
     def _refused(self, plan: QueryPlan, reason: str) -> Answer:
         return self._base(plan, status="no_data", reason=reason,
                           caveats=self._coverage([c.company_id for c in plan.companies]))
-
-    def _part_of_year(self, plan: QueryPlan, passages: list) -> list[str]:
-        """A year's figure asked and every passage from a report or call of part of a year: say whose figures they
-        are (a quarter's adjusted EPS is not the year's)."""
-        if not plan.periods or any(p.fiscal_period not in (None, "FY") for p in plan.periods):
-            return []
-        ids = sorted({p.source.get("document_id") for p in passages if p.source.get("document_id")})
-        rows = self.con.execute("SELECT DISTINCT fiscal_period, fiscal_year FROM documents WHERE document_id IN "
-                                "(SELECT unnest(?)) ORDER BY 2, 1", [ids]).fetchall()
-        if not rows or any(period in (None, "FY") for period, _ in rows):
-            return []
-        return ["the passages are from reports or calls of " + ", ".join(f"{p} {y}" for p, y in rows) +
-                ": figures of those periods, not of the fiscal year asked"]
 
     def _keywords_only(self, plan: QueryPlan) -> list[str]:
         count = getattr(self.searcher, "keywords_only", None)

@@ -32,11 +32,16 @@ def topic_labels(plan: QueryPlan) -> list[str]:
     of two words or more, or three Chinese characters or more; none without such a run."""
     text = content_query(plan)
     if CJK.search(text):
-        run = max(re.findall(r"[\u4e00-\u9fff](?:[\u4e00-\u9fff、]*[\u4e00-\u9fff])?", text), key=len)  # 孖展贷款、其他贷款
-        while _ASKING_ZH.search(run):
-            run = _ASKING_ZH.sub("", run)
-        bare = re.sub(r"(?:业务)?(?:板块|分部)", "", run)  # 临床试验技术服务板块收入 is printed 临床试验技术服务收入
-        labels = [run, _TAIL_ZH.sub("", run), bare, _TAIL_ZH.sub("", bare)]
+        # the longest run, and the runs a removed word ("的") left apart joined: 罐式集装箱销量的全球市场占有率 is printed
+        # 罐式集装箱销量全球市场占有率
+        joined = re.sub(r"(?<=[\u4e00-\u9fff])\s+(?=[\u4e00-\u9fff])", "", text)
+        labels = []
+        for whole in (joined, text):
+            run = max(re.findall(r"[\u4e00-\u9fff](?:[\u4e00-\u9fff、]*[\u4e00-\u9fff])?", whole), key=len)  # 孖展贷款、其他贷款
+            while _ASKING_ZH.search(run):
+                run = _ASKING_ZH.sub("", run)
+            bare = re.sub(r"(?:业务)?(?:板块|分部)", "", run)  # 临床试验技术服务板块收入 is printed 临床试验技术服务收入
+            labels += [run, _TAIL_ZH.sub("", run), bare, _TAIL_ZH.sub("", bare)]
         return [w for w in dict.fromkeys(labels) if len(w) >= 3]  # 管理费, 托管费: a fee is named in three
     runs = [r.strip() for r in _ASKING.split(text.casefold())]
     runs = [re.sub(r"[^\w&'’ -]|(?<!\w)['’]s?(?!\w)", " ", r).strip() for r in runs if r.strip()]  # ("Resorts' X": X)
@@ -67,7 +72,7 @@ def asks_line_item(plan: QueryPlan) -> bool:
 # between a row's label and its first figure: spacing, a currency, a note reference or a linking word, nothing that
 # makes the label part of another item ("Total deposits in U.S. offices 1,895,995" is not total deposits)
 _GAP = re.compile(r"[\s:：$¥￥()（）\-–—,，、/]*(?:[（(][^()（）]{0,60}[)）]\s*)?(?:(?:hk\$?|us\$?|s\$?|rmb|hkd|usd|cny|人民币|港币|港元|约|約|approximately|about|"
-                  r"was|were|amounted\s+to|of|losse?s?|charges?|expenses?|net|确认为|录得|为|為|达|達|note\s*\d+|附注\s*\d+|"
+                  r"was|were|amounted\s+to|of|losse?s?|charges?|expenses?|net|确认为|录得|为|為|达到|達到|达|達|note\s*\d+|附注\s*\d+|"
                   r"\d{1,2}(?:\s?\([a-z]{1,3}\))?(?=[\s,，]))[\s:：$()（）,，]*)*", re.I)  # (notes: "6(a)", "11, 13(i)")
 _LINE_HEAD = re.compile(r"[\s•●■◆▪·\-–—*]*(?:\(?[a-z0-9ivx]{1,4}[.)）]\s*)?(?:[（(]?[一二三四五六七八九十]+[、)）]\s*)?$", re.I)
 
@@ -88,7 +93,9 @@ def own_row(text: str, span: tuple[int, int], labels: list[str]) -> bool:
     heads_row = bool(_LINE_HEAD.fullmatch(before)) or bool(CJK.search(label) and re.search(r"[，,。：:；;]\s*$", before))
     # a sentence names it ("dividend income was", "...的临床试验技术服务收入为"); in Chinese the label is not the tail of a
     # longer term (新兴业务毛利率 is not 业务毛利率)
-    whole_word = not CJK.search(label) or not CJK.search(before[-1:]) or before.endswith("的")
+    # (a year before it is the clause's: "公司 2019年罐式集装箱销量全球市场占有率达到 15.55%")
+    whole_word = not CJK.search(label) or not CJK.search(before[-1:]) or before.endswith("的") or bool(
+        re.search(r"(?:19|20)\d\d\s*年度?$", before))
     sentence = whole_word and bool(re.match(r"\s*(?:was|were|amounted\s+to|为|為|达|達)", gap, re.I))
     return (heads_row or sentence) and bool(_GAP.fullmatch(gap))
 

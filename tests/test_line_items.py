@@ -23,6 +23,8 @@ from router.fallback import figure_span
     ("Management fee 6(a) 114,568 144,675", ["management fee"], True),
     ("Other income 11, 13(i) 659,102 538,576", ["other income"], True),
     ("Management fee payable 6(a) 4,936 10,588", ["management fee"], False),
+    # 603339 2019 annual p10: a clause that opens with its year, and 达到 before the figure
+    ("公司 2019年罐式集装箱销量全球市场占有率达到 15.55%，较上年同比有增长。", ["罐式集装箱销量全球市场占有率"], True),
 ])
 def test_a_row_is_the_line_items_own(text, labels, own):
     span = figure_span(text, labels)
@@ -150,6 +152,7 @@ def test_an_item_asked_as_a_rows_name_and_a_columns_is_quoted_from_the_columns_h
 @pytest.mark.parametrize("question, label", [
     ("SPDR富時大中華ETF（3073）2021年度股息收入與2020年度相比如何？", "股息收入"),  # the name before its code is no label
     ("3073 2021年管理費是多少", "管理费"),  # a fee is named in three characters
+    ("3073 2019年罐式集装箱销量的全球市场占有率是多少？", "罐式集装箱销量全球市场占有率"),  # (的 is printed without)
 ])
 def test_the_label_of_a_chinese_question_about_an_english_filer(question, label):
     from router.line_items import topic_labels
@@ -177,3 +180,13 @@ def test_a_line_item_is_asked(question, item):
     plan = QueryPlan(question=question, companies=[CompanyRef(company_id="x", matched="Amundi ETF", via="name")],
                      periods=find_periods(question)[0])
     assert asks_line_item(plan) is item
+
+
+def test_an_amount_in_hundreds_of_millions_printed_with_a_space():
+    """002821 2024 summary p4: "2024 年度公司研发投入 6.16 亿元，占营业收入比例 10.47%": 6.16 亿元 is an amount of money."""
+    from conftest import corpus_page
+    from router.fallback import labels_of
+
+    text = corpus_page("cn", "002821_kailaiying_2024_summary.pdf", 4)
+    span = figure_span(text, labels_of("rd_investment"), "money")
+    assert span is not None and " ".join(text[span[0]: span[1]].split()) == "研发投入 6.16 亿元"

@@ -1,0 +1,37 @@
+"""What part of a year a quoted passage is of, against the period asked: a year's figure asked and only a quarter's
+or half-year's reports quoted (:func:`part_of_year_note`), or the whole year's figure asked ("全年每10股派息") where a
+report prints the interim's, the final's and the year's (:func:`whole_year_first`)."""
+
+from __future__ import annotations
+
+import duckdb
+
+from mappings.vocabulary import fold, words
+from schema.models import Passage, QueryPlan
+
+
+def part_of_year_note(con: duckdb.DuckDBPyConnection, plan: QueryPlan, passages: list[Passage]) -> list[str]:
+    """A year's figure asked and every passage from a report or call of part of a year: say whose figures they are
+    (a quarter's adjusted EPS is not the year's)."""
+    if not plan.periods or any(p.fiscal_period not in (None, "FY") for p in plan.periods):
+        return []
+    ids = sorted({p.source.get("document_id") for p in passages if p.source.get("document_id")})
+    rows = con.execute("SELECT DISTINCT fiscal_period, fiscal_year FROM documents WHERE document_id IN "
+                       "(SELECT unnest(?)) ORDER BY 2, 1", [ids]).fetchall()
+    if not rows or any(period in (None, "FY") for period, _ in rows):
+        return []
+    return ["the passages are from reports or calls of " + ", ".join(f"{p} {y}" for p, y in rows) +
+            ": figures of those periods, not of the fiscal year asked"]
+
+
+def whole_year_first(question: str, passages: list[Passage]) -> list[Passage]:
+    """The whole year asked for in its words (全年, "full year"): the passages that say it first, those that speak only
+    of a part of it (中期, 末期, interim, final: the year's two dividends) after them; as they are otherwise."""
+    if not words("whole_year").search(fold(question)):
+        return passages
+
+    def part_only(p: Passage) -> bool:
+        text = fold(p.text)
+        return bool(words("year_parts").search(text)) and not words("whole_year").search(text)
+
+    return sorted(passages, key=part_only)

@@ -1,0 +1,30 @@
+"""The whole year asked for in its words (全年, "full year"): passages that say it come before those that speak only of a
+part of it (router/period_scope.py). 000001 2024 annual: p87 "2024年末期拟以每 10 股派发现金股利人民币 3.62 元", p88 the
+interim's 2.46 元, p89 "2024年全年以每 10 股派发现金股利人民币 6.08 元（含税），其中：2024年中期已按 ... 2.46 元"."""
+
+from __future__ import annotations
+
+import re
+
+from conftest import corpus_page
+from router.period_scope import whole_year_first
+from schema.models import Passage
+
+DOC = "000001_pinganyinhang_2024_annual.pdf"
+
+
+def _sentence(number: int, pattern: str) -> Passage:
+    text = corpus_page("cn", DOC, number)
+    m = re.search(pattern, text, re.S)
+    assert m is not None, pattern
+    return Passage(text=m.group(0), company_id="ping_an_bank", source={"page": number})
+
+
+def test_the_whole_years_dividend_before_the_final_and_the_interims():
+    final = _sentence(87, r"2024\s*年末期拟以每[^。]*。")
+    interim = _sentence(88, r"本行\s*2024\s*年中期利润分配方案[^。]*。")
+    year = _sentence(89, r"2024\s*年\s*全年以每[^；]*；")
+    ordered = whole_year_first("平安银行2024年全年每10股派发现金股利多少元？", [final, interim, year])
+    assert ordered[0] is year and "6.08" in ordered[0].text
+    # a question that does not ask for the whole year keeps the search's order
+    assert whole_year_first("平安银行2024年末期每10股派发现金股利多少元？", [final, interim, year]) == [final, interim, year]
