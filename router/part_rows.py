@@ -64,6 +64,35 @@ _METRIC_ROW_HEAD = re.compile(r"[\s•●■◆▪·\-–—*]*(?:segment|total|
 
 
 
+_TEXT_CELL = re.compile(r"[^\S\n]+[A-Za-z][A-Za-z&'’,/() -]{1,80}?[^\S\n]*")
+_CELLS_TO_LINE_END = re.compile(r"(?:[^\S\n]+(?:\$[^\S\n]*)?\(?-?\d[\d,]*(?:\.\d+)?\)?%?|[^\S\n]+—)+[^\S\n]*(?=\n|$)")
+
+
+_ROW_OF_CELLS = re.compile(r"(?:[^\S\n]+(?:\$[^\S\n]*)?\(?-?\d[\d,]*(?:\.\d+)?\)?%?){2,}[^\S\n]*$")
+
+
+TITLE_LINES = 5  # a title over a table: among the first lines of a unit or page (after the page's running heads)
+
+
+def _titled(text: str, labels: list[str]) -> bool:
+    """Does the text open with a title line that names the metric ("Significant Product Revenues" over a long table of
+    products and their revenues): every row under it is the metric's?"""
+    for line in text.split("\n", TITLE_LINES)[:TITLE_LINES]:
+        if len(line) <= HEADING_MAX and not _FIGURE.search(line) and any(w in line.casefold() for w in labels):
+            return True
+    return False
+
+
+def _text_cell(text: str, label_end: int, figure: re.Match) -> bool:
+    """Is what stands between a row's label and its first figure a table's text column ("Vyndaqel family" / "ATTR-CM
+    and polyneuropathy" / "782 552 1,468 1,164"): words on the row's own line, then figures alone to the line's end
+    (two or more), never a sentence's words around one figure?"""
+    if not _TEXT_CELL.fullmatch(text, label_end, figure.start()):
+        return False
+    rest = _CELLS_TO_LINE_END.match(text, figure.end())
+    return rest is not None and len(_FIGURE.findall(rest.group(0))) >= 1
+
+
 def table_top(text: str, row_start: int) -> int:
     """Where the table a row belongs to starts: the lines above it up to running text (a line introducing the table,
     ending in a colon, is the table's), at most HEADER_BEFORE characters up."""
@@ -71,8 +100,8 @@ def table_top(text: str, row_start: int) -> int:
     while top > 0 and row_start - top < HEADER_BEFORE:
         prev = text.rfind("\n", 0, top - 1) + 1
         line = text[prev: top - 1] if top > 0 else ""
-        if _prose(line) and not re.search(r"[：:]\s*$", line):
-            break
+        if _prose(line) and not re.search(r"[：:]\s*$", line) and not _ROW_OF_CELLS.search(line):
+            break  # (a row with a text column is many words, then its figures: "Nimenrix Active immunization ... 38 65")
         top = prev
         if re.search(r"[：:]\s*$", line):
             break
@@ -129,7 +158,8 @@ def part_row_span(text: str, name: re.Pattern, labels: list[str], kind: str | No
             figure = _AMOUNT.search(text, label_end, label_end + 120)
             if figure is not None and not _WRAPPED_GAP.fullmatch(text[label_end: figure.start()]):
                 figure = None
-        elif figure is not None and not _ROW_GAP.fullmatch(text[label_end: figure.start()]):
+        elif figure is not None and not _ROW_GAP.fullmatch(text[label_end: figure.start()]) \
+                and not _text_cell(text, label_end, figure):
             figure = None
         if figure is None or text.count("\n", m.end(), figure.start()) > 2:
             above = _name_under_row(text, line_start, m)
@@ -144,7 +174,7 @@ def part_row_span(text: str, name: re.Pattern, labels: list[str], kind: str | No
         top = table_top(text, line_start)
         if not any(lower.find(w, top, row_end) >= 0 for w in labels) and (
                 not any(lower.find(w, row_end, row_end + HEADER_AFTER) >= 0 for w in labels)
-                or _other_total_first(text, row_end, labels)):
+                or _other_total_first(text, row_end, labels)) and not _titled(text, labels):
             continue
         if _under_another_section(text, lower, top, line_start, row_end, labels):
             continue  # a stacked table's other section (REVENUES) when the metric's own (EARNINGS BEFORE ...) follows

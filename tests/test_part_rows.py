@@ -344,3 +344,16 @@ def test_a_columns_row_without_the_parts_cell_is_not_its_figure():
     pattern = _flexible("零售金融业务")
     assert "71,255" in text[slice(*part_table_span(text, pattern, labels_of("revenue")))]
     assert part_table_span(text, pattern, labels_of("net_income")) is None
+
+
+def test_a_row_with_a_text_column_under_a_titled_table():
+    """Pfizer_2023Q2_10Q p39, "Significant Product Revenues": "Vyndaqel family ATTR-CM and polyneuropathy 782 552 1,468
+    1,164" (product, primary indication, then the quarters' and half-years' revenues), far below the title."""
+    from router.part_rows import _found
+
+    [quote] = _found([_passage("us", "Pfizer_2023Q2_10Q.pdf", 39)], (["vyndaqel family"],), labels_of("revenue"), "money",
+                     {2023})
+    assert quote.text.rstrip().endswith("Vyndaqel family ATTR-CM and polyneuropathy 782 552 1,468 1,164")
+    # words around one figure are a sentence, not a text column
+    sentence = "Significant Product Revenues\nVyndaqel family revenues grew 41% to 782 in the quarter\n"
+    assert part_row_span(sentence, _flexible("vyndaqel family"), labels_of("revenue"), "money") is None
