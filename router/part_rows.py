@@ -28,6 +28,7 @@ from router.other_language_names import other_language_name
 from router.part_columns import part_column_span
 from router.part_names import _CJK_PART_ENDINGS, _FIGURE, HEADING_MAX, aside_names, flexible, is_part, part_names
 from router.part_sections import _SENTENCE_STOP, _prose, part_section_span
+from router.table_cells import ROW_OF_CELLS, heading_columns, listed, rejoined, text_cell, titled, with_year_heading
 from router.search_route import FIGURE_POOL
 from schema.models import Passage, QueryPlan
 
@@ -62,37 +63,6 @@ _PART_FIGURES = re.compile(r"(?:\s*(?:segment|business|division)s?)?\s*(?:\([^()
 _METRIC_ROW_HEAD = re.compile(r"[\s•●■◆▪·\-–—*]*(?:segment|total|reportable segment|分部|板块)?\s*$", re.I)
 
 
-
-
-_TEXT_CELL = re.compile(r"[^\S\n]+[A-Za-z][A-Za-z&'’,/() -]{1,80}?[^\S\n]*")
-_CELLS_TO_LINE_END = re.compile(r"(?:[^\S\n]+(?:\$[^\S\n]*)?\(?-?\d[\d,]*(?:\.\d+)?\)?%?|[^\S\n]+—)+[^\S\n]*(?=\n|$)")
-
-
-_ROW_OF_CELLS = re.compile(r"(?:[^\S\n]+(?:\$[^\S\n]*)?\(?-?\d[\d,]*(?:\.\d+)?\)?%?){2,}[^\S\n]*$")
-
-
-TITLE_LINES = 5  # a title over a table: among the first lines of a unit or page (after the page's running heads)
-
-
-def _titled(text: str, labels: list[str]) -> bool:
-    """Does the text open with a title line that names the metric ("Significant Product Revenues" over a long table of
-    products and their revenues): every row under it is the metric's?"""
-    for line in text.split("\n", TITLE_LINES)[:TITLE_LINES]:
-        if len(line) <= HEADING_MAX and not _FIGURE.search(line) and any(w in line.casefold() for w in labels):
-            return True
-    return False
-
-
-def _text_cell(text: str, label_end: int, figure: re.Match) -> bool:
-    """Is what stands between a row's label and its first figure a table's text column ("Vyndaqel family" / "ATTR-CM
-    and polyneuropathy" / "782 552 1,468 1,164"): words on the row's own line, then figures alone to the line's end
-    (two or more), never a sentence's words around one figure?"""
-    if not _TEXT_CELL.fullmatch(text, label_end, figure.start()):
-        return False
-    rest = _CELLS_TO_LINE_END.match(text, figure.end())
-    return rest is not None and len(_FIGURE.findall(rest.group(0))) >= 1
-
-
 def table_top(text: str, row_start: int) -> int:
     """Where the table a row belongs to starts: the lines above it up to running text (a line introducing the table,
     ending in a colon, is the table's), at most HEADER_BEFORE characters up."""
@@ -100,7 +70,7 @@ def table_top(text: str, row_start: int) -> int:
     while top > 0 and row_start - top < HEADER_BEFORE:
         prev = text.rfind("\n", 0, top - 1) + 1
         line = text[prev: top - 1] if top > 0 else ""
-        if _prose(line) and not re.search(r"[：:]\s*$", line) and not _ROW_OF_CELLS.search(line):
+        if _prose(line) and not re.search(r"[：:]\s*$", line) and not ROW_OF_CELLS.search(line):
             break  # (a row with a text column is many words, then its figures: "Nimenrix Active immunization ... 38 65")
         top = prev
         if re.search(r"[：:]\s*$", line):
@@ -159,7 +129,7 @@ def part_row_span(text: str, name: re.Pattern, labels: list[str], kind: str | No
             if figure is not None and not _WRAPPED_GAP.fullmatch(text[label_end: figure.start()]):
                 figure = None
         elif figure is not None and not _ROW_GAP.fullmatch(text[label_end: figure.start()]) \
-                and not _text_cell(text, label_end, figure):
+                and not text_cell(text, label_end, figure):
             figure = None
         if figure is None or text.count("\n", m.end(), figure.start()) > 2:
             above = _name_under_row(text, line_start, m)
@@ -174,7 +144,7 @@ def part_row_span(text: str, name: re.Pattern, labels: list[str], kind: str | No
         top = table_top(text, line_start)
         if not any(lower.find(w, top, row_end) >= 0 for w in labels) and (
                 not any(lower.find(w, row_end, row_end + HEADER_AFTER) >= 0 for w in labels)
-                or _other_total_first(text, row_end, labels)) and not _titled(text, labels):
+                or _other_total_first(text, row_end, labels)) and not titled(text, labels):
             continue
         if _under_another_section(text, lower, top, line_start, row_end, labels):
             continue  # a stacked table's other section (REVENUES) when the metric's own (EARNINGS BEFORE ...) follows
@@ -233,26 +203,6 @@ def _under_another_section(text: str, lower: str, top: int, line_start: int, row
     return False
 
 
-# a table's heading line that says whose year its figures are ("2023年度", "二零二三年", "Year ended 31 December 2023")
-_YEAR_HEADING = re.compile(r"[^\S\n]*(?:(?:19|20)\d\d[^\S\n]*年度?|[二〇零一三四五六七八九]{4}年度?|(?:19|20)\d\d|(?:for[^\S\n]+)?(?:the[^\S\n]+)?"
-                           r"(?:fiscal[^\S\n]+)?year[^\S\n]+ended[^\n]{0,30}(?:19|20)\d\d|截至[^\n]{0,20}(?:19|20)\d\d年[^\n]{0,12}止年度)[^\S\n]*",
-                           re.I)
-
-
-def with_year_heading(text: str, start: int) -> int:
-    """A quote's start moved up to the heading of its year when one of the two lines above it is one (a comparative
-    year's table printed under "2023年度" is read as that year's)."""
-    at = start
-    for _ in range(2):
-        if at <= 0:
-            break
-        prev = text.rfind("\n", 0, at - 1) + 1
-        if _YEAR_HEADING.fullmatch(text[prev: at - 1]):
-            return prev
-        at = prev
-    return start
-
-
 def part_table_span(text: str, name: re.Pattern, labels: list[str]) -> tuple[int, int] | None:
     """The span from the part's heading to the end of the metric's row under it, or None."""
     lower = text.casefold()
@@ -265,7 +215,7 @@ def part_table_span(text: str, name: re.Pattern, labels: list[str]) -> tuple[int
         if not (re.search(r"[：:]$", line) or (len(line) <= HEADING_MAX and not _prose(line) and not _FIGURE.search(line))):
             continue
         # (a line of several parts' headings is a table's columns: the metric's row has a cell under each)
-        columns = 1 + _other_headings(line, name) if not re.search(r"[：:]$", line) else 1
+        columns = 1 + heading_columns(line, name) if not re.search(r"[：:]$", line) else 1
         after = text[m.end(): m.end() + 4]
         if CJK.search(after[:1]) and not after.startswith(part_markers()):
             continue  # a longer term (境外会计准则), not the part
@@ -282,17 +232,6 @@ def part_table_span(text: str, name: re.Pattern, labels: list[str]) -> tuple[int
                     return with_year_heading(text, head), len(text) if row_end < 0 else row_end
                 at = lower.find(label, at + 1, window_end)
     return None
-
-
-def _other_headings(line: str, name: re.Pattern) -> int:
-    """How many other parts' headings a heading line prints beside the part's, as a table's columns ("批发金融业务 零售金融业务
-    其他业务 合计": 3); 0 for the part's heading alone ("Optical Communications segment")."""
-    rest = name.sub(" ", line)
-    if CJK.search(rest):
-        others = re.findall(r"[\u4e00-\u9fff]{2,}", rest)
-        return len(others) if len(others) >= 2 else 0
-    others = re.findall(r"\b[A-Z][a-z]+", rest)
-    return len(others) if len(others) >= 3 else 0
 
 
 def part_sentence_span(text: str, name: re.Pattern, labels: list[str], kind: str | None) -> tuple[int, int] | None:
@@ -365,7 +304,7 @@ def part_row_passages(searcher: Callable, plan: QueryPlan,
             evidence = [*evidence, *(p for p in more if (p.source.get("document_id"), p.source.get("page"), p.text)
                                      not in seen)]
         found = _found(evidence, (own, other), labels, kind, years) or _in_group(evidence, own[0], labels, kind)
-        if not found and len(pieces := _listed(own[0])) > 1:  # "冷冻设备和罐式集装箱的毛利率": each part's row
+        if not found and len(pieces := listed(own[0])) > 1:  # "冷冻设备和罐式集装箱的毛利率": each part's row
             found = [q for piece in pieces for q in _found(evidence, (part_names(piece)[0],), labels, kind, years)[:1]]
         if not found and printed is not None and (label := other_language_name(own, printed(filters))):
             query = plan.model_copy(update={"sections": [], "question": " ".join([plan.question, label, names])})
@@ -410,7 +349,7 @@ def _found(evidence: list[Passage], groups: tuple[list[str], ...], labels: list[
         for p in evidence:
             text = simplified_in_place(p.text)  # a Traditional page read in the question's folded words
             span = span_in(text)
-            if span is None and (joined := _rejoined(text, group)) != text and (span := span_in(joined)):
+            if span is None and (joined := rejoined(text, group)) != text and (span := span_in(joined)):
                 end = text.find("\n", span[1])  # (to the end of the name's tail, in the text as printed)
                 span = (span[0], len(text) if end < 0 else end)
             quote = span_passage(p, *span) if span is not None else None
@@ -421,32 +360,6 @@ def _found(evidence: list[Passage], groups: tuple[list[str], ...], labels: list[
         if found:
             break
     return found
-
-
-def _rejoined(text: str, names: list[str]) -> str:
-    """The text with a Chinese row name the text layer split round its figures put back together, the same length
-    ("临床试验技术" / "1,469,530,239.35 ... 22.81% ..." / "服务" -> "临床试验技术服务 1,469,530,239.35 ... 22.81% ... "):
-    only the asked name's own halves, so other rows' labels stay as printed."""
-    for name in names:
-        if not CJK.search(name):
-            continue
-        for cut in range(2, len(name) - 1):
-            wrapped = re.compile(rf"(?m)^([^\S\n]*{re.escape(name[:cut])})\n([\d,.%()（）\-–\s]*\d[\d,.%()（）\-–\s]*?)\n"
-                                 rf"({re.escape(name[cut:])})[^\S\n]*$")
-            text = wrapped.sub(lambda m: f"{m.group(1)}{m.group(3)} {m.group(2)} ", text)
-    return text
-
-
-_LISTED = re.compile(r"\s*(?:和|与|及|以及|、|跟)\s*")
-
-
-def _listed(name: str) -> list[str]:
-    """The parts a Chinese name lists ("冷冻设备和罐式集装箱": 冷冻设备, 罐式集装箱), each of two characters or more;
-    [name] when it lists none. (An English "and" joins the words of one segment's name: "Food and Beverage".)"""
-    if not CJK.search(name):
-        return [name]
-    pieces = [p for p in _LISTED.split(name) if p]
-    return pieces if len(pieces) > 1 and all(len(p) >= 2 for p in pieces) else [name]
 
 
 def _in_group(evidence: list[Passage], name: str, labels: list[str], kind: str | None) -> list[Passage]:

@@ -315,7 +315,8 @@ def test_a_part_asked_by_its_rows_name_and_its_groups():
 
 def test_parts_listed_in_one_name_are_each_read():
     """603339 2019 annual p12 (分产品): 冷冻设备 ... 32.51 and 罐式集装箱 ... 17.30, asked as 冷冻设备和罐式集装箱的毛利率."""
-    from router.part_rows import _found, _listed
+    from router.part_rows import _found
+    from router.table_cells import listed as _listed
 
     assert _listed("冷冻设备和罐式集装箱") == ["冷冻设备", "罐式集装箱"]
     assert _listed("food and beverage") == ["food and beverage"]  # an English "and" joins one name's words
@@ -328,7 +329,8 @@ def test_parts_listed_in_one_name_are_each_read():
 def test_a_row_name_the_text_layer_split_round_its_figures():
     """300347 2025 interim p23 (分产品): "临床试验技术" / "1,469,530,239.35 1,134,379,478.97 22.81% ..." / "服务": the
     row of 临床试验技术服务, quoted to the name's tail."""
-    from router.part_rows import _found, _rejoined
+    from router.part_rows import _found
+    from router.table_cells import rejoined as _rejoined
 
     evidence = [_passage("cn", "300347_taigeyiyao_2025_interim.pdf", 23)]
     text = evidence[0].text
