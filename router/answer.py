@@ -18,7 +18,7 @@ from router.measure_names import by_reference, measure_passages
 from router.reasons import HINT as REASON_HINT, printed_reasons, reason_passages, why_labels, with_cause
 from router.line_items import (asks_amount, asks_line_item, line_item_passages, measure_labels, other_language_labels,
                                prints_a_figure, topic_labels)
-from router import statement_items
+from router import statement_items, xbrl_items
 from router.other_language_names import printed_labels
 from router.quote_reading import looks_ahead, names_quarter, on_to_figure, read_on, with_years
 from router.part_columns import column_readings
@@ -42,6 +42,8 @@ PRINTED_EACH = 3  # printed figures quoted per metric and company when no row is
 REASONS_EACH = 2  # printed reasons for a metric's change quoted per metric and company
 STATEMENT_ROW = ("a line item of the consolidated statements, read from its printed row: not one of the warehouse's "
                  "standard metrics, so no other company's or market's figure is mapped to it")
+XBRL_ITEM = ("a line item of the filing's XBRL facts (its concept's own fact): not one of the warehouse's standard "
+             "metrics, so no other company's or market's figure is mapped to it")
 TAGGED_PART = ("a part of the company's figure (a segment, product or region): the XBRL fact its filing tags with the "
                "part's member, not the company's total")
 DEDUCTION = ("figures keep the sign the statement prints them with: one in parentheses is negative in the statement's "
@@ -196,9 +198,11 @@ class Router:
         labels += other
         if labels:
             item = statement_items.answer_parts(self.con, plan, labels)
-            if item is not None:
+            fact = None if item is not None else xbrl_items.answer_parts(self.con, plan, labels)  # a filing's own fact
+            if item is not None or fact is not None:
+                item = item or fact
                 return self._base(plan, status="answered", answer=item.text, rows=item.rows, passages=item.passages,
-                                  caveats=[STATEMENT_ROW, *([DEDUCTION] if item.deductions else []),
+                                  caveats=[XBRL_ITEM if fact else STATEMENT_ROW, *([DEDUCTION] if item.deductions else []),
                                            *(f"not available: {', '.join(item.missing)}" for _ in item.missing[:1])]
                                   + self._coverage([c.company_id for c in plan.companies]))
         # a part of a metric (a segment's, product's or region's) its filings tag in XBRL: the tagged fact, exact

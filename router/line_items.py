@@ -23,7 +23,7 @@ _ASKING = re.compile(r"(?<![\w-])(?:what|was|were|is|are|the|a|an|how|much|many|
                      r"amount|value|figure|reported|report|year|years|ended|ending|end|fiscal|period|quarter|"
                      r"annual|approximately|about|vs|versus|compared|compare|comparison)(?![\w-])|[?？。，,]", re.I)
 _ASKING_ZH = re.compile(r"(?:是多少|为多少|有多少|多少|几何|是什么|多大|情况|如何|怎么样|的|变化|走势|趋势|对比|比较|相比|与|和|及|同|跟)$")
-_TAIL_EN = re.compile(r"\s+(?:figure|amount|number|value|level)$")  # the question's word for a figure, not the label's
+_TAIL_EN = re.compile(r"\s+(?:figure|amount|number|value|level|balance)$")  # the question's word for a figure, not the label's
 _TAIL_ZH = re.compile(r"(?:余额|金额|总额|规模|数额|水平|账面余额|账面价值)$")
 
 
