@@ -307,6 +307,13 @@ def part_after_words() -> Phrases:
 
 
 @lru_cache(maxsize=1)
+def summed_with_words() -> Phrases:
+    """Words right after a balance's name that list what it is summed with (", short-term and pledged bank
+    deposits"): ``measures.part_of.summed_with``."""
+    return compile_phrases("measures.part_of.summed_with", (_data()["measures"].get("part_of") or {}).get("summed_with") or [])
+
+
+@lru_cache(maxsize=1)
 def other_figure_words() -> Phrases:
     """Words right after a metric's name that make it another figure, not a part of it ("goodwill impairment", "EPS
     from continuing operations"): ``measures.part_of.after``."""

@@ -108,8 +108,8 @@ def measure_labels(plan: QueryPlan) -> list[str]:
         for label in labels_of(metric):
             if CJK.search(label):
                 out += [f"{word}{label}", f"{label}{word}"]
-            elif len(label) >= 3:
-                out += [f"{word} {label}", f"{label} {word}"]
+            elif len(label) >= 3:  # (a list goes on after a comma: "cash and cash equivalents, short-term ... deposits")
+                out += [f"{word} {label}", f"{label}{'' if word[:1] in ',，' else ' '}{word}"]
     return sorted(dict.fromkeys(w.casefold() for w in out), key=len, reverse=True)
 
 

@@ -22,13 +22,14 @@ def _joined(lower: str) -> str:
 
 # after a metric's label the qualifier is linked to it by these words only ("earnings per share from continuing
 # operations", "goodwill impairment losses"); "Microsoft Cloud revenue, which includes Azure" is another measure
-_LINKED = r"(?:\s+(?:from|of|in|for|by|at|on|to|the|our|its|generated|derived|attributable|related))*\s*[\s:(\-–]\s*"
+_LINKED = r"(?:\s+(?:from|of|in|for|by|at|on|to|the|our|its|generated|derived|attributable|related))*\s*[\s:(\-–,，]\s*"
 
 
 def _words(qualifier: str) -> tuple[set[str], set[str], str]:
     """(the qualifier's English patterns, as asked and without its part noun; its Chinese ones; the qualifier)."""
     # a part named with its part noun ("International segment") is printed with it or without it
     qualifier = part_name(qualifier) if not other_figure_words().regex.fullmatch(qualifier.casefold()) else qualifier
+    qualifier = qualifier.lstrip(",，、 ") or qualifier  # (a list's next item: ", short-term and pledged bank deposits")
     bare_part = " ".join(w for w in qualifier.casefold().split() if w not in part_nouns()) or qualifier.casefold()
     words_en = {re.escape(w).replace(r"\ ", r"\s+") for w in (qualifier.casefold(), bare_part)}
     word = re.escape(qualifier.casefold())

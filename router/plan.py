@@ -10,7 +10,7 @@ import duckdb
 
 from mappings.metrics import PERIOD_WORDS, display_name, metrics, question_labels, ratios, share_ratio
 from mappings.vocabulary import (ambiguous_metric_words, bare_metric_words, fold, income_kind, market_measure_words,
-                                 part_metric_words, readings,
+                                 part_metric_words, readings, summed_with_words,
                                  section_words, standard_words, words)
 from router.calendar import company_named
 from router.entities import LATIN_AFTER, LATIN_BEFORE, Lexicon, build_lexicon, find_companies
@@ -341,9 +341,13 @@ class Planner:
                              "figure")
                 continue
             after = part_after(question, end, companies_at, named) if companies else None
+            if companies and not after and not flow:  # a balance summed with others listed after it: their sum
+                summed = summed_with_words().regex.match(_norm(question), end)
+                after = summed.group(0).strip() if summed else None
             if after:  # "goodwill impairment", "EPS from continuing operations": another figure than the metric's
                 non_gaap.append((after, mid))
-                notes.append(f"'{alias} {after}' is another figure than the company's {display_name(mid)}: it is not "
+                notes.append(f"'{alias}{'' if after[:1] in ',，' else ' '}{after}' is another figure than the company's "
+                             f"{display_name(mid)}: it is not "
                              "answered with it; passages quote the filing's own figure")
                 continue
             if _AMONG.match(_norm(question)[end:]) and any(m[3] == mid and m[0] >= end for m in mentions):

@@ -91,6 +91,11 @@ def test_a_part_named_before_a_part_noun(f, question, part):
     ("Walmart EPS excluding one-time items in fiscal 2025", "excluding one-time items"),
     ("Walmart net income per employee fiscal 2025", "per employee"),
     ("Walmart net sales per square foot fiscal 2025", "per square foot"),
+    # a balance summed with others it is listed with (1721_fsm_2020_annual p10 prints "cash and cash equivalents,
+    # short-term and pledged bank deposits of approximately S$23.5 million"; the cash alone is S$10,602,000, p61)
+    ("Walmart cash and cash equivalents, short-term and pledged bank deposits at the end of fiscal 2025",
+     ", short-term and pledged bank deposits"),
+    ("Walmart cash and cash equivalents and short-term investments at the end of fiscal 2025", "and short-term investments"),
 ])
 def test_words_after_the_metric_make_another_figure(f, question, after):
     plan = f.plan(question)
@@ -103,6 +108,7 @@ def test_words_after_the_metric_make_another_figure(f, question, after):
     ("Walmart goodwill at the end of fiscal 2025", "goodwill"),
     ("Walmart diluted EPS per share fiscal 2025", "eps_diluted"),
     ("Walmart earnings per diluted share fiscal 2025", "eps_diluted"),
+    ("Walmart cash and cash equivalents and total debt at the end of fiscal 2025", "cash_and_equivalents"),
 ])
 def test_words_that_leave_the_metric_whole(f, question, metric):
     plan = f.plan(question)
