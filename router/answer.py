@@ -11,7 +11,8 @@ import duckdb
 from mappings.metrics import metrics, ratios
 from mappings.vocabulary import fold, longest_first, non_gaap_words, not_company_words, section_words, words
 from router.entities import unknown_subject
-from router.counts import HEADCOUNT_TERMS, asks_headcount, counted, headcount_span, page_counts, prints_count
+from router.counts import (HEADCOUNT_TERMS, asks_headcount, counted, headcount_span, how_many, page_counts,
+                           prints_count, qualified_count)
 from router.fallback import (consolidated_first, figure_filters, figure_span, generic_reading, labels_of, prints_amount,
                              search_for_figures, span_passage)
 from router.measure_names import by_reference, measure_passages
@@ -285,6 +286,8 @@ class Router:
         if things and not any(prints_count(p.text, things) for p in passages):
             return self._refused(plan, f"no passage in the indexed filings prints a count of {things}: the passages "
                                  "found are about them, not a number of them")
+        asked = things or how_many(plan.question)  # the count of the very things asked first ("Primary school 26,874")
+        passages[:] = sorted(passages, key=lambda p: not (asked and qualified_count(p.text, asked)))
         ahead = bool(words("outlook").search(fold(plan.question)))  # what a filing expects is asked
         if not ahead and not words("narrative").search(fold(plan.question)):  # (why questions are narrative)
             # an amount of a period that has ended: what a filing expects of a later one (guidance, a forecast) is

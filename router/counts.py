@@ -50,6 +50,31 @@ def prints_count(text: str, things: str) -> bool:
     return False
 
 
+_HOW_MANY = re.compile(r"\bhow\s+many\s+((?:[\w&'’-]+\s+){0,3}?[\w&'’-]+)\s+(?:did|does|do|has|have|had|will|were|was|are|is|in|at|on|as|for)\b",
+                       re.I)
+
+
+def how_many(question: str) -> str | None:
+    """The things a "how many ..." question counts, whatever it asks them of ("primary school students" of "how many
+    primary school students were enrolled"), or None."""
+    m = _HOW_MANY.search(question)
+    return m.group(1).casefold() if m else None
+
+
+def qualified_count(text: str, things: str) -> bool:
+    """Does a passage print the count of the very things asked, by the words that narrow them, right before a number
+    ("Primary school 26,874" for "primary school students"; not "69,695 students" in all, nor "Huiyang Primary
+    School in January 2021")? Things named by one word have nothing that narrows them."""
+    words = things.split()[:-1]
+    if not words:
+        return False
+    name = r"\s+".join(re.escape(w) for w in words)
+    for m in re.finditer(rf"(?<![\w-]){name}(?![\w-])[^\d\n]{{0,12}}?(\d[\d,]*)(?![\d,]*\s*年)", text, re.I):
+        if not re.fullmatch(r"(?:19|20)\d\d", m.group(1)):
+            return True
+    return False
+
+
 SENTENCE_BACK = 300  # characters a headcount's quote may start before the count
 HEADCOUNT = "employees"  # what :func:`counted` returns for a question about how many people a company employs
 # the words joined to a headcount question's search: the count is printed in either language

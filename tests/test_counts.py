@@ -69,3 +69,16 @@ def test_a_count_with_its_comparative_in_brackets_before_the_people():
     page = corpus_page("hk", "0860_apollofuture_2021_annual-mda-extract.pdf", 7)
     span = headcount_span(page)
     assert span is not None and page[span[0]: span[1]].rstrip(".").endswith("the Group had 193 (2020: 204) employees")
+
+
+def test_the_count_of_the_very_things_asked():
+    """6068_wisdomeducation_2021_annual: p15 prints "Primary school 26,874 38.6 20,875 34.7" in its enrolment table; p14
+    "a total of 69,695 students enrolled ... following the addition of Huiyang Primary School in January 2021"."""
+    from conftest import corpus_page
+    from router.counts import how_many, qualified_count
+
+    things = how_many("how many primary school students were enrolled in the 2020/2021 school year?")
+    assert things == "primary school students"
+    assert qualified_count(corpus_page("hk", "6068_wisdomeducation_2021_annual.pdf", 15), things)
+    assert not qualified_count(corpus_page("hk", "6068_wisdomeducation_2021_annual.pdf", 14), things)
+    assert not qualified_count("69,695 students", "students")  # one word: nothing narrows it
