@@ -52,6 +52,9 @@ def _gloss_stems(gloss: str) -> list[frozenset[str]]:
     return [r for r in readings if r and len(r) <= _GLOSS_WORDS]
 
 
+_FIRST_GLOSS: dict[str, str] = {}  # each word's first gloss as printed ("dividend"), filled as the dictionary is read
+
+
 @lru_cache(maxsize=1)
 def _dictionary() -> dict[str, tuple[frozenset[str], ...]]:
     """Each word's (traditional and simplified) glosses, each as the set of its content stems."""
@@ -72,6 +75,11 @@ def _dictionary() -> dict[str, tuple[frozenset[str], ...]]:
             stems = {reading for g in glosses if not _SKIP_GLOSS.match(g) for reading in _gloss_stems(g)}
             for word in {traditional, simplified}:
                 out.setdefault(word, set()).update(stems)
+            first = next((g for g in glosses if not _SKIP_GLOSS.match(g) and _gloss_stems(g)), None)
+            if first is not None:
+                plain = " ".join(re.sub(r"\([^)]*\)|\|?[\u3400-\u9fff]+(?:\[[^\]]*\])?", " ", first).split())
+                for word in {traditional, simplified}:
+                    _FIRST_GLOSS.setdefault(word, plain)
     return {word: tuple(glosses) for word, glosses in out.items()}
 
 
@@ -93,3 +101,11 @@ def chinese_words(name: str) -> tuple[tuple[str, tuple[frozenset[str], ...]], ..
             out.append((word, dictionary.get(word, ())))
             at += size
     return tuple(out)
+
+
+def english_glosses(name: str) -> list[str]:
+    """A Chinese name's words in English, each by its dictionary's first gloss ("合约销售平均售价" -> contract, sale,
+    average, selling price ...), for searching pages printed in English with a Chinese question's words."""
+    _dictionary()
+    return list(dict.fromkeys(_FIRST_GLOSS[word] for word, glosses in chinese_words(name)
+                              if glosses and _FIRST_GLOSS.get(word)))

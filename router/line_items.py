@@ -14,7 +14,7 @@ from mappings.vocabulary import fold, simplified_in_place, words
 from router.bilingual_lines import column_span
 from router.fallback import consolidated_first, figure_filters, figure_span, labels_of, row_passage
 from router.other_language_names import other_language_name
-from router.search_words import content_query
+from router.search_words import content_query, topic_run
 from schema.models import Passage, QueryPlan
 
 ITEMS_EACH = 3  # rows quoted per company
@@ -22,7 +22,6 @@ ITEMS_EACH = 3  # rows quoted per company
 _ASKING = re.compile(r"(?<![\w-])(?:what|was|were|is|are|the|a|an|how|much|many|did|does|do|have|has|had|for|of|in|at|on|as|to|by|its|their|"
                      r"amount|value|figure|reported|report|year|years|ended|ending|end|fiscal|period|quarter|"
                      r"annual|approximately|about|vs|versus|compared|compare|comparison)(?![\w-])|[?？。，,]", re.I)
-_ASKING_ZH = re.compile(r"(?:是多少|为多少|有多少|多少|几何|是什么|多大|情况|如何|怎么样|的|变化|走势|趋势|对比|比较|相比|与|和|及|同|跟)$")
 _TAIL_EN = re.compile(r"\s+(?:figure|amount|number|value|level|balance)$")  # the question's word for a figure, not the label's
 _TAIL_ZH = re.compile(r"(?:余额|金额|总额|规模|数额|水平|账面余额|账面价值)$")
 
@@ -32,14 +31,16 @@ def topic_labels(plan: QueryPlan) -> list[str]:
     of two words or more, or three Chinese characters or more; none without such a run."""
     text = content_query(plan)
     if CJK.search(text):
-        # the longest run, and the runs a removed word ("的") left apart joined: 罐式集装箱销量的全球市场占有率 is printed
-        # 罐式集装箱销量全球市场占有率
-        joined = re.sub(r"(?<=[\u4e00-\u9fff])\s+(?=[\u4e00-\u9fff])", "", text)
+        # the longest run of the question without its 的 first (罐式集装箱销量的全球市场占有率 is printed
+        # 罐式集装箱销量全球市场占有率), then of the question as asked
+        joined = content_query(plan.model_copy(update={"question": re.sub(r"(?<=[\u4e00-\u9fff])的(?=[\u4e00-\u9fff])", "",
+                                                                          plan.question)}))
         labels = []
         for whole in (joined, text):
-            run = max(re.findall(r"[\u4e00-\u9fff](?:[\u4e00-\u9fff、]*[\u4e00-\u9fff])?", whole), key=len)  # 孖展贷款、其他贷款
-            while _ASKING_ZH.search(run):
-                run = _ASKING_ZH.sub("", run)
+            runs = re.findall(r"[\u4e00-\u9fff](?:[\u4e00-\u9fff、]*[\u4e00-\u9fff])?", whole)  # 孖展贷款、其他贷款
+            run = max(runs or [""], key=len)
+            run = topic_run(run)
+            run = re.sub(r"^(?:以及|和|与|及|或|的)+", "", run)  # (what joined two periods: "2023年末和2025年6月末的在建工程")
             bare = re.sub(r"(?:业务)?(?:板块|分部)", "", run)  # 临床试验技术服务板块收入 is printed 临床试验技术服务收入
             labels += [run, _TAIL_ZH.sub("", run), bare, _TAIL_ZH.sub("", bare)]
         return [w for w in dict.fromkeys(labels) if len(w) >= 3]  # 管理费, 托管费: a fee is named in three

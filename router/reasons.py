@@ -118,16 +118,29 @@ def printed_reasons(passages: list[Passage], labels: list[str]) -> list[Passage]
     return out
 
 
+# a sentence that goes on with what the cause before it included ("During the third quarter, this included employee
+# leave-taking at a higher level than planned, a tighter labor market ...")
+_GOES_ON = re.compile(r"(?:(?:during|in)\s[^,.]{0,40},\s*)?(?:this|these|that|those)\s+(?:included|includes|include|were|was|"
+                      r"reflected|reflects|consisted)\b|(?:specifically|in\s+particular)\b|具体(?:而言|来说)|其中", re.I)
+
+
 def with_cause(text: str, start: int, end: int) -> tuple[int, int]:
     """A quote ``text[start:end]`` that gives a change without its cause, taken on to the end of the next sentence
     when that one gives it ("... had 135 employees (2020: 85 employees). The increase in the number of employees was
-    mainly attributable to ...")."""
-    if _CAUSE.search(text[start:end]):
-        return start, end
+    mainly attributable to ..."); and a cause given, on to the end of the next sentence when that one lists what it
+    included ("... due to COVID-19. During the third quarter, this included employee leave-taking ...")."""
+    if not _CAUSE.search(text[start:end]):
+        nxt = _next_sentence(text, end)
+        if not nxt or not _CAUSE.search(nxt) or _END.search(nxt.strip()[:-1]):
+            return start, end
+        end += len(nxt)
+    nxt = _next_sentence(text, end)
+    return (start, end + len(nxt)) if nxt and _GOES_ON.match(nxt.lstrip()) else (start, end)
+
+
+def _next_sentence(text: str, end: int) -> str:
+    """The text from ``end`` to the end of the next sentence (within REASON_MAX characters), or ""."""
     tail = text[end: end + REASON_MAX]
     stop = _END.search(tail)
-    nxt = tail[: stop.end()] if stop else ""
-    if not stop or not _CAUSE.search(nxt) or _END.search(nxt.strip()[:-1]):
-        return start, end
-    return start, end + stop.end()
+    return tail[: stop.end()] if stop else ""
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import re
 
+from mappings.glossary import english_glosses
 from mappings.metrics import CJK, printed_names
 from mappings.vocabulary import filter_words, fold, section_words, words
 from schema.models import QueryPlan
@@ -35,6 +36,7 @@ def content_query(plan: QueryPlan) -> str:
 # question-word lists whose words the passage that answers prints too: a reason's "due to" / 由于, an outlook's "expect"
 # (not "growth": its list holds both directions, and "decreased" finds the other kind of change)
 ASKING = ("why", "outlook")
+CJK_RUN = re.compile(r"[\u3400-\u9fff]+")
 ASKING_EACH = 12  # words per list in the other language, in the list's order (words no page prints add nothing to BM25)
 
 
@@ -58,9 +60,23 @@ def asking_words(plan: QueryPlan) -> str:
     return " ".join(dict.fromkeys(out))
 
 
+# what a Chinese question ends its topic with to ask about it ("... 是多少", "... 与2020年度相比如何")
+_ASKING_ZH = re.compile(r"(?:是多少|为多少|有多少|多少|几何|是什么|多大|情况|如何|怎么样|的|变化|走势|趋势|对比|比较|相比|与|和|及|同|跟)$")
+
+
+def topic_run(run: str) -> str:
+    """A run of a Chinese question's words without the asking words it ends in (股息收入与相比如何 -> 股息收入)."""
+    while _ASKING_ZH.search(run):
+        run = _ASKING_ZH.sub("", run)
+    return run
+
+
 def other_language_words(plan: QueryPlan) -> str:
-    """The question's metrics and what it asks for, in the language it is not written in."""
-    return " ".join(filter(None, (other_language_names(plan), asking_words(plan))))
+    """The question's metrics and what it asks for, in the language it is not written in; for a Chinese question, its
+    topic words too, each by its dictionary gloss (合约销售的平均售价: "... average selling price")."""
+    topic = "".join(topic_run(run) for run in CJK_RUN.findall(content_query(plan))) if CJK.search(plan.question) else ""
+    glossed = " ".join(english_glosses(topic)) if topic else ""
+    return " ".join(filter(None, (other_language_names(plan), asking_words(plan), glossed)))
 
 
 def other_language_names(plan: QueryPlan) -> str:

@@ -35,3 +35,22 @@ def test_a_chinese_question_reads_the_english_row(f, question, row):
 def test_two_years_compared_are_the_rows_amounts(f):
     answer = f.ask("SPDR富時大中華ETF（3073）2021年度股息收入與2020年度相比如何？")
     assert " ".join(answer.passages[0].text.split()).endswith("Dividend income 31,286,751 25,093,136")
+
+
+@pytest.fixture(scope="module")
+def pku(tmp_path_factory):
+    home = ingested_home(tmp_path_factory, "other_language_words",
+                         [("hk", "0618_pkuresources_2020_annual-mda-extract.pdf")], dense=False)
+    with Filings(home, read_only=True) as fx:
+        yield fx
+
+
+def test_a_chinese_questions_topic_words_search_an_english_page(pku):
+    """0618_pkuresources_2020_annual-mda-extract p4 (English only): "Contracted sales ... amounted to approximately
+    RMB3.15 billion ..., with an average selling price of approximately RMB9,297 per square meter"."""
+    from mappings.glossary import english_glosses
+
+    assert "average" in english_glosses("合约销售平均售价") and "selling price" in english_glosses("合约销售平均售价")
+    answer = pku.ask("Peking University Resources (0618) 2020年合约销售的平均售价是多少？")
+    assert answer.status == "answered"
+    assert any("average selling price of approximately RMB9,297" in " ".join(p.text.split()) for p in answer.passages[:3])

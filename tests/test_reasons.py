@@ -112,3 +112,21 @@ def test_a_change_is_quoted_with_the_next_sentence_when_that_gives_its_cause():
     # a sentence after it that gives no cause is not taken
     plain = "Revenue was $5.0 billion. Costs were $3.0 billion. The rise was due to volumes."
     assert with_cause(plain, 0, len("Revenue was $5.0 billion.")) == (0, len("Revenue was $5.0 billion."))
+
+
+def test_a_cause_is_read_on_through_what_it_included():
+    """NOC_2021_Q3 (Kathy Warden's prepared remarks): "As expected, our organic growth rate slowed in the quarter ...
+    due to COVID-19. During the third quarter, this included employee leave-taking at a higher level than planned, a
+    tighter labor market, and certain supply chain challenges. We continue to focus on ..."."""
+    import json
+
+    from conftest import require_corpus
+    from router.reasons import with_cause
+
+    call = json.loads(require_corpus("transcripts", "NOC_2021_Q3.json").read_text(encoding="utf-8"))
+    text = next(t["speech"] for t in call["prepared_remarks"] if "organic growth rate slowed" in t["speech"])
+    start = text.index("As expected, our organic growth rate slowed")
+    end = text.index(".", start) + 1
+    quote = text[slice(*with_cause(text, start, end))]
+    assert quote.rstrip().endswith("a tighter labor market, and certain supply chain challenges.")
+    assert "We continue" not in quote
