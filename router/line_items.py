@@ -52,7 +52,12 @@ def topic_labels(plan: QueryPlan) -> list[str]:
     labels.append(_TAIL_EN.sub("", run))  # "the ongoing charges figure" is printed "Ongoing Charges"
     # one word names many rows ("Deposits" at fair value), unless the question asks for the total of it: "total
     # backlog" is the row or sentence whose label is "Backlog" alone (``own_row``)
-    return [w for w in dict.fromkeys(labels) if len(w.split()) >= 2 or (w != run and len(w) >= 4)]
+    out = [w for w in dict.fromkeys(labels) if len(w.split()) >= 2 or (w != run and len(w) >= 4)]
+    # an abbreviation the item ends in, as asked ("Las Vegas Strip RevPAR"): its own label too, last (a table prints
+    # it in brackets after its name: "Revenue per available room (RevPAR) $ 224"; the words before it are its scope)
+    abbreviation = next((w for w in re.findall(r"\b[A-Za-z]*[A-Z][a-z]*[A-Z][A-Za-z]*\b", plan.question)
+                         if run.endswith(" " + w.casefold())), None)
+    return out + [abbreviation.casefold()] if abbreviation and len(abbreviation) >= 3 else out
 
 
 def asks_line_item(plan: QueryPlan) -> bool:
@@ -91,7 +96,8 @@ def own_row(text: str, span: tuple[int, int], labels: list[str]) -> bool:
     gap = after[: figures[-1].start()] if figures else after
     before = text[line_start: span[0]]
     # a row's label heads its line; in Chinese prose a clause may start with it too ("报告期内，临床试验技术服务收入 146,953.02")
-    heads_row = bool(_LINE_HEAD.fullmatch(before)) or bool(CJK.search(label) and re.search(r"[，,。：:；;]\s*$", before))
+    heads_row = bool(_LINE_HEAD.fullmatch(before)) or bool(CJK.search(label) and re.search(r"[，,。：:；;]\s*$", before)) \
+        or bool(re.fullmatch(r"[^\S\n]*[A-Za-z][\w ,&'’-]{2,60}\(", before) and after.startswith(")"))  # (its name's abbreviation)
     # a sentence names it ("dividend income was", "...的临床试验技术服务收入为"); in Chinese the label is not the tail of a
     # longer term (新兴业务毛利率 is not 业务毛利率)
     # (a year before it is the clause's: "公司 2019年罐式集装箱销量全球市场占有率达到 15.55%")

@@ -23,6 +23,9 @@ from router.fallback import figure_span
     ("Management fee 6(a) 114,568 144,675", ["management fee"], True),
     ("Other income 11, 13(i) 659,102 538,576", ["other income"], True),
     ("Management fee payable 6(a) 4,936 10,588", ["management fee"], False),
+    # MGMRESORTS_2023Q2_10Q p30, key hotel statistics: an abbreviation printed in brackets after its name
+    ("Revenue per available room (RevPAR) $ 224 $ 208 $ 231 $ 182", ["revpar"], True),
+    ("Las Vegas Strip Resorts rooms revenue increased 2% due to an increase in RevPAR.", ["revpar"], False),
     # 603339 2019 annual p10: a clause that opens with its year, and 达到 before the figure
     ("公司 2019年罐式集装箱销量全球市场占有率达到 15.55%，较上年同比有增长。", ["罐式集装箱销量全球市场占有率"], True),
 ])
@@ -190,3 +193,14 @@ def test_an_amount_in_hundreds_of_millions_printed_with_a_space():
     text = corpus_page("cn", "002821_kailaiying_2024_summary.pdf", 4)
     span = figure_span(text, labels_of("rd_investment"), "money")
     assert span is not None and " ".join(text[span[0]: span[1]].split()) == "研发投入 6.16 亿元"
+
+
+def test_an_abbreviation_the_item_ends_in_is_a_label_of_its_own():
+    from router.line_items import topic_labels
+    from router.periods import find_periods
+    from schema.models import CompanyRef, QueryPlan
+
+    question = "MGM Resorts Las Vegas Strip RevPAR in Q2 2023?"
+    plan = QueryPlan(question=question, companies=[CompanyRef(company_id="x", matched="MGM Resorts", via="name")],
+                     periods=find_periods(question)[0])
+    assert topic_labels(plan) == ["las vegas strip revpar", "revpar"]
