@@ -85,14 +85,22 @@ def stored_items(con: duckdb.DuckDBPyConnection, company_id: str, labels: list[s
          doc_end, doc_period) in rows:
         if (exact_key(label) not in exact and item_key(label) not in keys) or (unit and "/" in unit):
             continue
-        fye = fye or 12
-        period = (classify_instant(end, fye, market, doc_end, doc_period) if kind == "instant"
-                  else classify_duration(start, end, fye) if start else None)
+        period = fact_period(kind, start, end, fye, market, doc_end, doc_period)
         if period is None:
             continue
         out.append(Item(doc_id, doc_name, cid, code, market, std, label, value, text or "", unit, statement, int(page),
                         end, period[0], period[1], doc_end == end, doc_end or end))
     return out
+
+
+def fact_period(kind: str, start: dt.date | None, end: dt.date, fye: int | None, market: str, doc_end: dt.date | None,
+                doc_period: str | None) -> tuple[int, str] | None:
+    """(fiscal year, period) a stored figure is of: a balance's by its date, a flow's by its span; None for a span
+    that is no period of the company's year."""
+    fye = fye or 12
+    if kind == "instant":
+        return classify_instant(end, fye, market, doc_end, doc_period)
+    return classify_duration(start, end, fye) if start else None
 
 
 def as_asked(question: str, labels: list[str]) -> list[str]:
@@ -191,21 +199,33 @@ def answer_parts(con: duckdb.DuckDBPyConnection, plan: QueryPlan, labels: list[s
         quote = printed_line(con, item)
         if quote is None:
             continue
-        where = STATEMENT_NAMES[item.statement]
-        std = f"{item.standard}; " if item.standard else ""
-        lines.append(f"{name} ({item.stock_code}) {item.label}, {period_name(item, zh)}: "
-                     f"{money(item.value, item.currency)} [{std}{item.doc_name} p{item.page}, consolidated {where}]")
-        rows.append(AnswerRow(company_id=item.company_id, stock_code=item.stock_code, market=item.market,
-                              fiscal_year=item.fiscal_year, fiscal_period=item.fiscal_period,
-                              period_end=item.period_end, metric=item.label, value=f"{item.value.normalize():f}",
-                              currency=item.currency, accounting_standard=item.standard, original_label=item.label,
-                              source={"document_id": item.document_id, "doc_name": item.doc_name, "page": item.page}))
+        lines.append(item_line(name, item, zh, f"{item.doc_name} p{item.page}, consolidated {STATEMENT_NAMES[item.statement]}"))
+        rows.append(item_row(item, {"page": item.page}))
         if quote not in quotes:
             quotes.append(quote)
     if not rows:
         return None
     text = "\n".join([*lines, *(f"as printed: \"{q.text}\" [{q.source['doc_name']} p{q.source['page']}]" for q in quotes)])
-    got = {(r.fiscal_year, r.fiscal_period) for r in rows} | {r.period_end for r in rows}
-    missing = [f"{period} {year}" for year, period, end in wanted(plan) if (end or (year, period)) not in got]
     deductions = any(i.value_text.startswith("(") for i in chosen)
-    return ItemAnswer(text, rows, quotes, missing, deductions)
+    return ItemAnswer(text, rows, quotes, missing_periods(plan, rows), deductions)
+
+
+def item_line(name: str, item: Item, zh: bool, where: str) -> str:
+    """One answer line: the company as asked, the item's label and period, its amount, and where it is printed."""
+    std = f"{item.standard}; " if item.standard else ""
+    return f"{name} ({item.stock_code}) {item.label}, {period_name(item, zh)}: {money(item.value, item.currency)} [{std}{where}]"
+
+
+def item_row(item: Item, source: dict) -> AnswerRow:
+    """The item's exact value as an answer row, cited by its document and ``source`` (its page, or XBRL locator)."""
+    return AnswerRow(company_id=item.company_id, stock_code=item.stock_code, market=item.market,
+                     fiscal_year=item.fiscal_year, fiscal_period=item.fiscal_period, period_end=item.period_end,
+                     metric=item.label, value=f"{item.value.normalize():f}", currency=item.currency,
+                     accounting_standard=item.standard, original_label=item.label,
+                     source={"document_id": item.document_id, "doc_name": item.doc_name, **source})
+
+
+def missing_periods(plan: QueryPlan, rows: list[AnswerRow]) -> list[str]:
+    """The asked periods no row is of."""
+    got = {(r.fiscal_year, r.fiscal_period) for r in rows} | {r.period_end for r in rows}
+    return [f"{period} {year}" for year, period, end in wanted(plan) if (end or (year, period)) not in got]

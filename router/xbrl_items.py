@@ -13,10 +13,9 @@ import re
 
 import duckdb
 
-from router.answer_text import money
-from router.statement_items import Item, ItemAnswer, as_asked, choose, exact_key, item_key, period_name, wanted
-from schema.models import AnswerRow, QueryPlan
-from warehouse.periods import classify_duration, classify_instant
+from router.statement_items import (Item, ItemAnswer, as_asked, choose, exact_key, fact_period, item_key, item_line,
+                                    item_row, missing_periods, wanted)
+from schema.models import QueryPlan
 
 _CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
 
@@ -44,9 +43,7 @@ def fact_items(con: duckdb.DuckDBPyConnection, company_id: str, labels: list[str
         names = [n for n in (label, concept_words(concept or "")) if n]
         if not any(exact_key(n) in exact or item_key(n) in keys for n in names) or (unit and "/" in unit):
             continue
-        fye = fye or 12
-        period = (classify_instant(end, fye, market, doc_end, doc_period) if kind == "instant"
-                  else classify_duration(start, end, fye) if start else None)
+        period = fact_period(kind, start, end, fye, market, doc_end, doc_period)
         if period is None:
             continue
         own = form != "companyfacts" and doc_end == end
@@ -76,15 +73,6 @@ def answer_parts(con: duckdb.DuckDBPyConnection, plan: QueryPlan, labels: list[s
     lines, rows = [], []
     for item in chosen:
         concept, locator = where[id(item)]
-        std = f"{item.standard}; " if item.standard else ""
-        lines.append(f"{name} ({item.stock_code}) {item.label}, {period_name(item, zh)}: {money(item.value, item.currency)}"
-                     f" [{std}{item.doc_name}, XBRL fact {concept}]")
-        rows.append(AnswerRow(company_id=item.company_id, stock_code=item.stock_code, market=item.market,
-                              fiscal_year=item.fiscal_year, fiscal_period=item.fiscal_period,
-                              period_end=item.period_end, metric=item.label, value=f"{item.value.normalize():f}",
-                              currency=item.currency, accounting_standard=item.standard, original_label=item.label,
-                              source={"document_id": item.document_id, "doc_name": item.doc_name, "page": locator,
-                                      "concept": concept}))
-    got = {(r.fiscal_year, r.fiscal_period) for r in rows} | {r.period_end for r in rows}
-    missing = [f"{period} {year}" for year, period, end in wanted(plan) if (end or (year, period)) not in got]
-    return ItemAnswer("\n".join(lines), rows, [], missing)
+        lines.append(item_line(name, item, zh, f"{item.doc_name}, XBRL fact {concept}"))
+        rows.append(item_row(item, {"page": locator, "concept": concept}))
+    return ItemAnswer("\n".join(lines), rows, [], missing_periods(plan, rows))
