@@ -107,7 +107,7 @@ def printed_labels(con, filters: dict) -> list[str]:
     """The labels printed on the pages of the documents a search's filters scope (companies, years, report periods):
     the words a part may be printed with in the filings asked about."""
     where, params = ["TRUE"], []
-    for column in ("company_id", "fiscal_year", "fiscal_period"):
+    for column in ("company_id", "document_id", "fiscal_year", "fiscal_period"):
         if filters.get(column):
             where.append(f"d.{column} IN (SELECT unnest(?))")
             params.append(list(filters[column]))

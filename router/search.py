@@ -68,6 +68,7 @@ PROSE_WEIGHTS = {"dense": 1.0, "bm25": 1.0}
 # calls without speaker labels are left as they are.
 SPEAKER_WEIGHTS = {"analyst": 0.85, "operator": 0.5}
 PER_COMPANY = 3  # hits per company when no company is asked for, so a broad query lists several companies
+NAME_PRINTED = 8  # a company without filings of its own is looked for in the pages that print a name this long
 CANDIDATES = 3  # the engine is asked for CANDIDATES x k hits per group, before diversification cuts to k
 ANSWER_KINDS = ["narrative", "transcript"]  # answers quote prose and calls; statement pages are for search
 # The reports that cover a period a question names, by their own fiscal_period: a 10-Q of the second quarter prints
@@ -293,6 +294,7 @@ class SearchPipeline:
             filters = filters_for(plan, purpose)
         if not self.available:
             return [], filters
+        filters = printed_in(self.con, filters)
         tables = purpose.kinds is None or "table" in purpose.kinds
         if "kind" in filters:
             tables = tables and "table" in filters["kind"]
@@ -341,7 +343,7 @@ class SearchPipeline:
                 self._languages.setdefault(company, set()).update(
                     part.split("-")[0] for part in (language or "").split("+") if part)
         asked = "zh" if CJK.search(plan.question) else "en"
-        return any(asked in self._languages.get(c.company_id, {asked}) for c in plan.companies)
+        return any(asked in self._languages.get(c.company_id, set()) for c in plan.companies)  # (none filed: no)
 
     # -------------------------------------------------------------------------- years as companies name them
     def _fused(self, lists: list[RankedList], filters: dict, k: int, speakers: dict[str, float] | None = None) -> list[Hit]:
@@ -395,6 +397,23 @@ def speaker_prior(hits: list[Hit], weights: dict[str, float] | None = None) -> l
     for h in hits:
         h.score *= weights.get(h.payload.get("speaker"), 1.0)
     return sorted(hits, key=lambda h: -h.score)
+
+
+def printed_in(con: duckdb.DuckDBPyConnection, filters: dict) -> dict:
+    """One company asked that has no filing of its own, a fund of an umbrella trust whose report holds several funds'
+    statements (the Amundi ETF Series' report is filed under one of its funds): the filings whose pages print its
+    name, in place of the company filter; else the filters as they are."""
+    companies = filters.get("company_id") or []
+    if len(companies) != 1 or filters.get("document_id") or con.execute(
+            "SELECT 1 FROM documents WHERE company_id = ? LIMIT 1", companies).fetchone():
+        return filters
+    names = [n for (n,) in con.execute("SELECT DISTINCT alias FROM aliases WHERE company_id = ? AND kind <> 'code'",
+                                       companies).fetchall() if len(n) >= NAME_PRINTED]
+    docs = sorted({d for n in names for (d,) in con.execute(
+        "SELECT DISTINCT document_id FROM pages WHERE text ILIKE ?", [f"%{n}%"]).fetchall()})
+    if not docs:
+        return filters
+    return {**{key: v for key, v in filters.items() if key != "company_id"}, "document_id": docs}
 
 
 def broad_question(plan: QueryPlan) -> bool:

@@ -54,3 +54,24 @@ def test_a_chinese_questions_topic_words_search_an_english_page(pku):
     answer = pku.ask("Peking University Resources (0618) 2020年合约销售的平均售价是多少？")
     assert answer.status == "answered"
     assert any("average selling price of approximately RMB9,297" in " ".join(p.text.split()) for p in answer.passages[:3])
+
+
+@pytest.fixture(scope="module")
+def amundi(tmp_path_factory):
+    home = ingested_home(tmp_path_factory, "umbrella_fund", [("hk", "3012_amundietfs_2021_annual-fund-fs.pdf")],
+                         dense=False)
+    with Filings(home, read_only=True) as fx:
+        yield fx
+
+
+def test_a_fund_without_a_filing_of_its_own_is_read_where_its_name_is_printed(amundi):
+    """3012_amundietfs_2021_annual-fund-fs holds both sub-funds' statements and is filed under one of them: p13, "AMUNDI
+    Hang Seng HK 35 Index ETF" ... "Management fee 6(a) 114,568 144,675"; p14, "AMUNDI FTSE China A50 Index ETF" ...
+    "Management fee 6(a) 1,209,723 1,187,847" (RMB)."""
+    filed = {c for (c,) in amundi.con.execute("SELECT DISTINCT company_id FROM documents").fetchall()}
+    assert "amundi_a50_etf" not in filed
+    answer = amundi.ask("Amundi FTSE China A50 Index ETF 2021財年管理費是多少？")
+    assert answer.status == "answered" and answer.passages[0].source["page"] == 14
+    assert " ".join(answer.passages[0].text.split()).endswith("Management fee 6(a) 1,209,723 1,187,847")
+    other = amundi.ask("Amundi Hang Seng HK 35 Index ETF 2021財年管理費是多少？")
+    assert " ".join(other.passages[0].text.split()).endswith("Management fee 6(a) 114,568 144,675")
