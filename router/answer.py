@@ -32,7 +32,7 @@ from router.metric_answer import LIMITED_COVERAGE, MetricAnswerer
 from router.period_scope import part_of_year_note, whole_year_first
 from router.periods import years_named
 from router.plan import Planner, find_metrics
-from router.search import broad_question, printed_in
+from router.search import broad_question
 from router.search_route import filters_for
 from router.sql_route import is_computed
 from warehouse import lookup
@@ -195,7 +195,7 @@ class Router:
         labels = [] if headcount else topic_labels(plan) if asks_line_item(plan) else measure_labels(plan) if (
             plan.non_gaap and not plan.metrics and len(plan.companies) == 1 and asks_amount(plan)) else []
         # (a line item asked in the language the filings do not print: its label as they print it, too)
-        other = other_language_labels(plan, labels, lambda f: printed_labels(self.con, printed_in(self.con, f)), self.searcher)
+        other = other_language_labels(plan, labels, lambda f: printed_labels(self.con, lookup.filings_printing(self.con, f)), self.searcher)
         labels += other
         if labels:
             item = statement_items.answer_parts(self.con, plan, labels)
@@ -236,7 +236,7 @@ class Router:
         elif plan.non_gaap:  # a company-defined measure or a part is quoted only where a filing names it
             asked = ", ".join(f"{word} {metric}" for word, metric in plan.non_gaap)
             # a part's row of a breakdown table, with its header; by its name in the filing's language if need be
-            parts = part_row_passages(self.searcher, plan, lambda f: printed_labels(self.con, printed_in(self.con, f)))
+            parts = part_row_passages(self.searcher, plan, lambda f: printed_labels(self.con, lookup.filings_printing(self.con, f)))
             named = measure_passages(list(passages), plan.non_gaap)
             if not named:  # a quote cut from its unit may leave the part's name out: the units whole, each cut to
                 # the part's name and the sentence that gives its figure by reference

@@ -35,6 +35,7 @@ from mappings.vocabulary import fold, form_words, words
 from schema import limits
 from schema.errors import FilingsError
 from mappings.metrics import CJK
+from router.search_result import SearchResult
 from router.search_words import content_query, other_language_words  # noqa: F401  (content_query: public)
 from schema.models import QueryPlan
 from vectorstore.engines import Hit
@@ -68,7 +69,6 @@ PROSE_WEIGHTS = {"dense": 1.0, "bm25": 1.0}
 # calls without speaker labels are left as they are.
 SPEAKER_WEIGHTS = {"analyst": 0.85, "operator": 0.5}
 PER_COMPANY = 3  # hits per company when no company is asked for, so a broad query lists several companies
-NAME_PRINTED = 8  # a company without filings of its own is looked for in the pages that print a name this long
 CANDIDATES = 3  # the engine is asked for CANDIDATES x k hits per group, before diversification cuts to k
 ANSWER_KINDS = ["narrative", "transcript"]  # answers quote prose and calls; statement pages are for search
 # The reports that cover a period a question names, by their own fiscal_period: a 10-Q of the second quarter prints
@@ -94,30 +94,6 @@ EVIDENCE = Purpose("evidence", tuple(ANSWER_KINDS), any_year=False)  # quotes fo
 
 # the filters that say whose passages are in scope (sections, forms and kinds narrow the ranking, not the scope)
 SCOPE_FIELDS = ("company_id", "stock_code", "document_id", "fiscal_year", "market")
-
-
-@dataclass
-class SearchResult:
-    query: str
-    filters_applied: dict
-    hits: list[Hit]
-    filters_asked: dict  # before widening
-    keywords_only: int = 0  # units under the filters applied searchable by keywords only (dense vectors pending)
-
-    @property
-    def widened(self) -> bool:
-        return self.filters_applied != self.filters_asked
-
-    def as_json(self) -> dict:
-        """The JSON of `filings search --json` (DESIGN.md section 4)."""
-        out = {"query": self.query, "filters_applied": self.filters_applied, "hits": [
-            {"document_id": h.payload["document_id"], "doc_name": h.payload["doc_name"], "page": h.payload["page"],
-             "section": h.payload.get("section"), "company_id": h.payload.get("company_id"),
-             "stock_code": h.payload.get("stock_code"), "fiscal_year": h.payload.get("fiscal_year"),
-             "text": h.payload["text"], "score": round(h.score, 6)} for h in self.hits]}
-        if self.keywords_only:  # only while dense vectors are pending: the contract's keys otherwise
-            out["keywords_only"] = self.keywords_only
-        return out
 
 
 # ------------------------------------------------------------------------------------ filters from a plan
@@ -294,7 +270,7 @@ class SearchPipeline:
             filters = filters_for(plan, purpose)
         if not self.available:
             return [], filters
-        filters = printed_in(self.con, filters)
+        filters = lookup.filings_printing(self.con, filters)
         tables = purpose.kinds is None or "table" in purpose.kinds
         if "kind" in filters:
             tables = tables and "table" in filters["kind"]
@@ -397,23 +373,6 @@ def speaker_prior(hits: list[Hit], weights: dict[str, float] | None = None) -> l
     for h in hits:
         h.score *= weights.get(h.payload.get("speaker"), 1.0)
     return sorted(hits, key=lambda h: -h.score)
-
-
-def printed_in(con: duckdb.DuckDBPyConnection, filters: dict) -> dict:
-    """One company asked that has no filing of its own, a fund of an umbrella trust whose report holds several funds'
-    statements (the Amundi ETF Series' report is filed under one of its funds): the filings whose pages print its
-    name, in place of the company filter; else the filters as they are."""
-    companies = filters.get("company_id") or []
-    if len(companies) != 1 or filters.get("document_id") or con.execute(
-            "SELECT 1 FROM documents WHERE company_id = ? LIMIT 1", companies).fetchone():
-        return filters
-    names = [n for (n,) in con.execute("SELECT DISTINCT alias FROM aliases WHERE company_id = ? AND kind <> 'code'",
-                                       companies).fetchall() if len(n) >= NAME_PRINTED]
-    docs = sorted({d for n in names for (d,) in con.execute(
-        "SELECT DISTINCT document_id FROM pages WHERE text ILIKE ?", [f"%{n}%"]).fetchall()})
-    if not docs:
-        return filters
-    return {**{key: v for key, v in filters.items() if key != "company_id"}, "document_id": docs}
 
 
 def broad_question(plan: QueryPlan) -> bool:

@@ -220,3 +220,23 @@ def suggest_in_question(con: duckdb.DuckDBPyConnection, question: str, limit: in
     for _score, company_id, name in sorted(found, key=lambda x: -x[0]):
         out.setdefault(company_id, name)
     return list(out.values())[:limit]
+
+
+NAME_PRINTED = 8  # a company without filings of its own is looked for in the pages that print a name this long
+
+
+def filings_printing(con: duckdb.DuckDBPyConnection, filters: dict) -> dict:
+    """One company asked that has no filing of its own, a fund of an umbrella trust whose report holds several funds'
+    statements (the Amundi ETF Series' report is filed under one of its funds): the filings whose pages print its
+    name, in place of the company filter; else the filters as they are."""
+    companies = filters.get("company_id") or []
+    if len(companies) != 1 or filters.get("document_id") or con.execute(
+            "SELECT 1 FROM documents WHERE company_id = ? LIMIT 1", companies).fetchone():
+        return filters
+    names = [n for (n,) in con.execute("SELECT DISTINCT alias FROM aliases WHERE company_id = ? AND kind <> 'code'",
+                                       companies).fetchall() if len(n) >= NAME_PRINTED]
+    docs = sorted({d for n in names for (d,) in con.execute(
+        "SELECT DISTINCT document_id FROM pages WHERE text ILIKE ?", [f"%{n}%"]).fetchall()})
+    if not docs:
+        return filters
+    return {**{key: v for key, v in filters.items() if key != "company_id"}, "document_id": docs}
