@@ -26,9 +26,8 @@ from schema.models import Passage, QueryPlan
 # short phrase; further away the number belongs to something else.
 LABEL_NUMBER_WINDOW = 80
 LINE_TAIL = 160  # a whole statement row quoted: at most this many characters after the label's first figure
-# a number with the unit printed after it ("$3.2 billion", "46.0 cents", "6.16 亿元")
 _NUMBER = re.compile(r"\(?-?\$?\s?\d(?:[\d,]*\d)?(?:\.\d+)?(?:\s?%)?\)?(?:\s?(?:million|billion|thousand|trillion|cents?|times)\b|"
-                     r"\s?(?:亿元|万元|千元|港元|美元|亿|万|元|仙|倍))?", re.I)
+                     r"\s?(?:亿元|万元|千元|港元|美元|亿|万|元|仙|倍))?", re.I)  # its unit after it: "$3.2 billion", "6.16 亿元"
 _YEAR = re.compile(r"^\(?(?:19|20)\d\d\)?$")
 _CJK = re.compile(r"[\u4e00-\u9fff]")
 # between a Chinese label and its figure: spacing, punctuation, a unit or currency, a linking word (为, 达, 约 ...);
