@@ -69,7 +69,8 @@ def qualified_count(text: str, things: str) -> bool:
     if not words:
         return False
     name = r"\s+".join(re.escape(w) for w in words)
-    for m in re.finditer(rf"(?<![\w-]){name}(?![\w-])[^\d\n]{{0,12}}?(\d[\d,]*)(?![\d,]*\s*年)", text, re.I):
+    # (a count is a whole number: "construction projects 21.8" is an amount in a table of money)
+    for m in re.finditer(rf"(?<![\w-]){name}(?![\w-])[^\d\n]{{0,12}}?(\d[\d,]*)(?![\d,]*(?:\.\d|\s*[年%]))", text, re.I):
         if not re.fullmatch(r"(?:19|20)\d\d", m.group(1)):
             return True
     return False

@@ -82,3 +82,6 @@ def test_the_count_of_the_very_things_asked():
     assert qualified_count(corpus_page("hk", "6068_wisdomeducation_2021_annual.pdf", 15), things)
     assert not qualified_count(corpus_page("hk", "6068_wisdomeducation_2021_annual.pdf", 14), things)
     assert not qualified_count("69,695 students", "students")  # one word: nothing narrows it
+    # 1741 (Ri Ying) 2021 annual, use of proceeds (HK$ million): an amount, not a count of projects
+    assert not qualified_count("Fund the initial costs of the Group’s construction projects 21.8 21.8 – N/A",
+                               "construction projects")
