@@ -44,7 +44,9 @@ def topic_labels(plan: QueryPlan) -> list[str]:
             bare = re.sub(r"(?:业务)?(?:板块|分部)", "", run)  # 临床试验技术服务板块收入 is printed 临床试验技术服务收入
             labels += [run, _TAIL_ZH.sub("", run), bare, _TAIL_ZH.sub("", bare)]
         return [w for w in dict.fromkeys(labels) if len(w) >= 3]  # 管理费, 托管费: a fee is named in three
-    runs = [r.strip() for r in _ASKING.split(text.casefold())]
+    # (a label's own "to": "net assets attributable to unitholders", "amounts due to related parties")
+    text = re.sub(r"\b(attributable|due|related|relating|payable|owed|owing)\s+to\b", r"\1_to", text, flags=re.I)
+    runs = [r.strip().replace("_to", " to") for r in _ASKING.split(text.casefold())]
     runs = [re.sub(r"[^\w&'’ -]|(?<!\w)['’]s?(?!\w)", " ", r).strip() for r in runs if r.strip()]  # ("Resorts' X": X)
     run = max(runs, key=len, default="")
     run = re.sub(r"\s+", " ", run)
@@ -182,6 +184,8 @@ def label_over_figure(text: str, labels: list[str]) -> tuple[int, int] | None:
                 line = text[at + 1: nl if nl >= 0 else len(text)]
                 if len(re.findall(r"[A-Za-z]{2,}", line)) > OVER_WORDS or len(CJK.findall(line)) > 2 * OVER_WORDS:
                     break  # running text under it: a heading, not a label over its figure
+                if re.match(r"[^\S\n]*[a-z]", line):
+                    break  # the label goes on ("... unitholders" / "at the beginning of the year 230,238,630"): another row
                 figure = _A_FIGURE.search(_DATE.sub(lambda d: " " * len(d.group(0)), line))
                 if figure is not None:
                     end = at + 1 + figure.end()

@@ -18,6 +18,7 @@ from router.periods import cn_numerals, find_periods, resolve
 from router.qualifiers import normalised as _norm
 from router.qualifiers import part_after, part_of, qualified_at
 from schema.models import PeriodRef, QueryPlan
+from warehouse import lookup
 from warehouse.fiscal_labels import label_offsets
 
 _CJK = re.compile(r"[\u4e00-\u9fff]")
@@ -258,6 +259,10 @@ class Planner:
             row = self.con.execute(
                 "SELECT fiscal_year_end_month FROM documents WHERE company_id = ? AND fiscal_year_end_month IS NOT NULL "
                 "GROUP BY 1 ORDER BY count(*) DESC, 1 LIMIT 1", [company_id]).fetchone()
+            if row is None:  # no filing of its own: the year of the filings that print its name (an umbrella fund's)
+                printing = lookup.filings_printing(self.con, {"company_id": [company_id]}).get("document_id") or []
+                row = self.con.execute("SELECT fiscal_year_end_month FROM documents WHERE document_id IN (SELECT unnest(?)) "
+                                       "AND fiscal_year_end_month IS NOT NULL LIMIT 1", [printing]).fetchone()
             market = self.con.execute("SELECT market FROM securities WHERE company_id = ? ORDER BY market = 'HK', "
                                       "stock_code LIMIT 1", [company_id]).fetchone()
             self._calendars[company_id] = (row[0] if row else 12, market[0] if market else None)

@@ -75,3 +75,15 @@ def test_a_fund_without_a_filing_of_its_own_is_read_where_its_name_is_printed(am
     assert " ".join(answer.passages[0].text.split()).endswith("Management fee 6(a) 1,209,723 1,187,847")
     other = amundi.ask("Amundi Hang Seng HK 35 Index ETF 2021財年管理費是多少？")
     assert " ".join(other.passages[0].text.split()).endswith("Management fee 6(a) 114,568 144,675")
+
+
+def test_the_funds_year_is_the_year_of_the_filing_that_prints_it(amundi):
+    """The same report, p25 ("RMB RMB" / "Net assets attributable to unitholders 77,675,703 230,238,630", the A50 fund's
+    note 4) and p16 ("Net assets attributable to unitholders" / "at the beginning of the year 230,238,630 ..."): the
+    funds' years end on 30 September, so "at 30 September 2021" is the end of the fund's fiscal 2021, and the opening
+    balance under a label that goes on is another row."""
+    question = "Amundi FTSE China A50 Index ETF net assets attributable to unitholders at 30 September 2021?"
+    plan = amundi.plan(question)
+    assert [(p.fiscal_year, p.fiscal_period) for p in plan.periods] == [(2021, "FY")]
+    first = amundi.ask(question).passages[0]
+    assert " ".join(first.text.split()).endswith("Net assets attributable to unitholders 77,675,703 230,238,630")
