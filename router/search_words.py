@@ -20,8 +20,10 @@ def content_query(plan: QueryPlan) -> str:
     for c in plan.companies:  # a name written before the code it was found by ("SPDR富時大中華ETF（3073）") is its name
         if c.via == "code" and CJK.search(text):
             text = re.sub(rf"[^\s，,。？?：:；;、]*[（(]\s*{re.escape(fold(c.matched))}\s*[)）]", " ", text)
-    for c in plan.companies:  # its name, and a ticker in brackets after it ("Logistic Properties of the Americas (LPA)")
-        text = re.sub(re.escape(fold(c.matched)) + r"(?:\s*[（(]\s*[A-Z][A-Z0-9.]{0,7}\s*[)）])?", " ", text)
+    for c in plan.companies:  # its name, and its ticker or other name in brackets after it ("Logistic Properties of the
+        # Americas (LPA)", "Asymchem（凯莱英）")
+        text = re.sub(re.escape(fold(c.matched)) + r"(?:\s*[（(]\s*(?:[A-Z][A-Z0-9.]{0,7}|[\u3400-\u9fff]{2,12})\s*[)）])?",
+                      " ", text)
     for piece in [p.matched for p in plan.periods if p.matched]:
         text = text.replace(fold(piece), " ")
     text = re.sub(r"[（(]\s*(?:[A-Za-z]{2}:?)?\d{3,6}(?:\.[A-Za-z]{2})?\s*[)）]", " ", text)  # a code after a name: "(6068)"

@@ -23,6 +23,9 @@ from router.fallback import figure_span
     ("Management fee 6(a) 114,568 144,675", ["management fee"], True),
     ("Other income 11, 13(i) 659,102 538,576", ["other income"], True),
     ("Management fee payable 6(a) 4,936 10,588", ["management fee"], False),
+    # 002821 2025 interim p11: the company as the clause's subject before the label
+    ("截至本报告披露日，不含本报告期已确认的收入，公司在手订单总额 10.88 亿美元，为实现全年业绩保持增长态势", ["在手订单总额"], True),
+    ("主要客户的在手订单总额 10.88 亿美元", ["订单总额"], False),  # the tail of a longer term
     # MGMRESORTS_2023Q2_10Q p30, key hotel statistics: an abbreviation printed in brackets after its name
     ("Revenue per available room (RevPAR) $ 224 $ 208 $ 231 $ 182", ["revpar"], True),
     ("Las Vegas Strip Resorts rooms revenue increased 2% due to an increase in RevPAR.", ["revpar"], False),
