@@ -11,8 +11,8 @@ import duckdb
 from mappings.metrics import metrics, ratios
 from mappings.vocabulary import fold, longest_first, non_gaap_words, not_company_words, section_words, words
 from router.entities import unknown_subject
-from router.counts import (HEADCOUNT_TERMS, asks_headcount, counted, headcount_span, how_many, page_counts,
-                           prints_count, qualified_count)
+from router.counts import (HEADCOUNT_TERMS, asks_headcount, counted, each_year, headcount_quotes, headcount_span,
+                           how_many, prints_count, qualified_count)
 from router.fallback import (consolidated_first, figure_filters, figure_span, generic_reading, labels_of, prints_amount,
                              search_for_figures, span_passage)
 from router.measure_names import by_reference, measure_passages
@@ -258,12 +258,13 @@ class Router:
             measure_caveats = []
         if headcount and not reasons:  # how many people: a passage that prints a number of them, or no_data
             counts = [] if why else [span_passage(p, *span) for p in passages if (span := headcount_span(p.text))]
-            # (the question's own words may find other staff pages: a headcount's own words alone, last)
-            for query in (searched, plan.model_copy(update={"question": HEADCOUNT_TERMS})):
-                found = self.searcher(query, filters_for(plan), whole=True)  # a unit's count, else its page's
-                counts = counts or [span_passage(p, *with_cause(p.text, *span) if why else span) for p in found
-                                    if (span := headcount_span(p.text))]
-                counts += page_counts([p for p in found if p.company_id not in {q.company_id for q in counts}], self._page_text)
+            # (the question's own words may find other staff pages: a headcount's own words alone, last; each year
+            # asked apart, so that one year's report does not crowd out another's: 2016 and 2023)
+            queries = [searched, plan.model_copy(update={"question": HEADCOUNT_TERMS})]
+            for scope in each_year(filters_for(plan)):
+                counts += [c for c in headcount_quotes(self.searcher, queries, scope, self._page_text,
+                                                       lambda text, span: with_cause(text, *span) if why else span)
+                           if c.text not in {q.text for q in counts}]
             if not counts:
                 return self._refused(plan, "no passage in the indexed filings prints a number of employees: the "
                                      "passages found are about staff, not a count of them")

@@ -11,7 +11,8 @@ from collections.abc import Callable
 
 from mappings.vocabulary import fold, simplified_in_place, words
 from router.quotes import root
-from schema.models import Passage
+from router.fallback import span_passage
+from schema.models import Passage, QueryPlan
 
 # "how many <things> did/does <company> sell / ship / deliver / produce"
 _COUNT_ASKED = re.compile(
@@ -148,3 +149,22 @@ def page_counts(passages: list[Passage], page_text: Callable[[str, int], str | N
             out[p.company_id] = Passage(text=page[span[0]: span[1]], company_id=p.company_id, score=p.score,
                                         source={**p.source, "char_start": span[0], "char_end": span[1]})
     return list(out.values())
+
+
+def headcount_quotes(searcher: Callable, queries: list[QueryPlan], filters: dict, page_text: Callable,
+                     cut: Callable[[str, tuple[int, int]], tuple[int, int]] = lambda text, span: span) -> list[Passage]:
+    """The passages that print a headcount, found by each query in turn under ``filters`` (whole units): the first
+    query's units that print one (each quoted by ``cut``), and the pages of the units that print none."""
+    counts: list[Passage] = []
+    for query in queries:
+        found = searcher(query, filters, whole=True)
+        counts = counts or [span_passage(p, *cut(p.text, span)) for p in found if (span := headcount_span(p.text))]
+        counts += page_counts([p for p in found if p.company_id not in {q.company_id for q in counts}], page_text)
+    return counts
+
+
+def each_year(filters: dict) -> list[dict]:
+    """The filters once per fiscal year they name when they name several (each year's report searched apart), else
+    as they are."""
+    years = filters.get("fiscal_year") or []
+    return [dict(filters, fiscal_year=[y]) for y in years] if len(years) > 1 else [filters]

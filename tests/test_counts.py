@@ -85,3 +85,11 @@ def test_the_count_of_the_very_things_asked():
     # 1741 (Ri Ying) 2021 annual, use of proceeds (HK$ million): an amount, not a count of projects
     assert not qualified_count("Fund the initial costs of the Group’s construction projects 21.8 21.8 – N/A",
                                "construction projects")
+
+
+def test_each_year_asked_is_searched_apart():
+    from router.counts import each_year
+
+    assert each_year({"company_id": ["microsoft"], "fiscal_year": [2016, 2023]}) == [
+        {"company_id": ["microsoft"], "fiscal_year": [2016]}, {"company_id": ["microsoft"], "fiscal_year": [2023]}]
+    assert each_year({"company_id": ["microsoft"], "fiscal_year": [2023]}) == [{"company_id": ["microsoft"], "fiscal_year": [2023]}]
