@@ -100,13 +100,13 @@ def own_row(text: str, span: tuple[int, int], labels: list[str]) -> bool:
     # a row's label heads its line; in Chinese prose a clause may start with it too ("报告期内，临床试验技术服务收入 146,953.02")
     # (or after the clause's year or its subject, the company: "公司 2019年罐式集装箱销量...", "公司在手订单总额 10.88 亿美元")
     heads_row = bool(_LINE_HEAD.fullmatch(before)) or bool(CJK.search(label) and re.search(
-        r"(?:[，,。：:；;]|(?:19|20)\d\d\s*年度?|公司|本集团|集团|本行)\s*$", before)) \
+        r"(?:[，,。：:；;]|(?:19|20)\d\d\s*年度?|公司|本集团|集团|本行|报告期末|报告期内|期末|年末)\s*$", before)) \
         or bool(re.fullmatch(r"[^\S\n]*[A-Za-z][\w ,&'’-]{2,60}\(", before) and after.startswith(")"))  # (its name's abbreviation)
     # a sentence names it ("dividend income was", "...的临床试验技术服务收入为"); in Chinese the label is not the tail of a
     # longer term (新兴业务毛利率 is not 业务毛利率)
     # (a year before it is the clause's: "公司 2019年罐式集装箱销量全球市场占有率达到 15.55%")
     whole_word = not CJK.search(label) or not CJK.search(before[-1:]) or before.endswith("的") or bool(
-        re.search(r"(?:(?:19|20)\d\d\s*年度?|公司|本集团|集团|本行)$", before))
+        re.search(r"(?:(?:19|20)\d\d\s*年度?|公司|本集团|集团|本行|报告期末|报告期内|期末|年末)$", before))
     sentence = whole_word and bool(re.match(r"\s*(?:was|were|amounted\s+to|为|為|达|達)", gap, re.I))
     return (heads_row or sentence) and bool(_GAP.fullmatch(gap))
 

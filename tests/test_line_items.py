@@ -26,6 +26,8 @@ from router.fallback import figure_span
     # 002821 2025 interim p11: the company as the clause's subject before the label
     ("截至本报告披露日，不含本报告期已确认的收入，公司在手订单总额 10.88 亿美元，为实现全年业绩保持增长态势", ["在手订单总额"], True),
     ("主要客户的在手订单总额 10.88 亿美元", ["订单总额"], False),  # the tail of a longer term
+    # 600080 2025 Q3 report p3, 股东信息: the period before the label ("报告期末普通股股东总数 20,096")
+    ("报告期末普通股股东总数 20,096 报告期末表决权恢复的优先股", ["普通股股东总数"], True),
     # MGMRESORTS_2023Q2_10Q p30, key hotel statistics: an abbreviation printed in brackets after its name
     ("Revenue per available room (RevPAR) $ 224 $ 208 $ 231 $ 182", ["revpar"], True),
     ("Las Vegas Strip Resorts rooms revenue increased 2% due to an increase in RevPAR.", ["revpar"], False),
