@@ -75,6 +75,9 @@ def part_of(question: str, start: int, named: list[tuple[int, int]], flow: bool 
     while len([w for w in words_ if w not in nouns and w not in _JOINS]) < PART_WORDS_EN \
             and (m := _LAST_WORD.search(before)) is not None and not any(a < m.end(1) and m.start(1) < b for a, b in named):
         word = re.sub(r"['’]s?$", "", m.group(1)).strip(".")
+        if word in _BASIS and not words_:  # "FLNA reported operating profit": the basis it is asked on, the part before
+            before = before[: m.start(1)]
+            continue
         if word in _JOINS and words_ and words_[0] not in _JOINS:  # "Missiles and Fire Control", "Space & Security"
             words_.insert(0, word)
             before = before[: m.start(1)]
@@ -95,6 +98,9 @@ def part_of(question: str, start: int, named: list[tuple[int, int]], flow: bool 
     while words_ and (words_[0] in nouns or words_[0] in _JOINS):  # "... segment revenue" names no part by itself
         words_.pop(0)
     return " ".join(words_) or None
+
+
+_BASIS = frozenset({"reported", "as-reported", "gaap", "us-gaap", "unadjusted"})  # the basis a figure is asked on
 
 
 # a question's English words before a Chinese part ("what is the 境外业务收入", "药明康德's 境外"): no part's words

@@ -79,6 +79,8 @@ def test_another_standard_than_the_stored_one_is_not_answered_with_it(f):
     ("Walmart membership business revenue Q2 fiscal 2025", "membership business"),  # a part noun ends no part
     ("Walmart international segment operating income Q2 fiscal 2025", "international segment"),
     ("药明康德2025年一季度资本化的研发投入", "资本化"),  # the period's 年 is no part of it
+    # the basis asked on stands between (PEPSICO_2022_10K p70 prints "FLNA $ 23,291 ... $ 6,135": a division)
+    ("What was PepsiCo's FLNA reported operating profit in 2022?", "flna"),
 ])
 def test_a_part_named_before_a_part_noun(f, question, part):
     plan = f.plan(question)

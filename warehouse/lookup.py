@@ -227,16 +227,21 @@ NAME_PRINTED = 8  # a company without filings of its own is looked for in the pa
 
 def filings_printing(con: duckdb.DuckDBPyConnection, filters: dict) -> dict:
     """One company asked that has no filing of its own, a fund of an umbrella trust whose report holds several funds'
-    statements (the Amundi ETF Series' report is filed under one of its funds): the filings whose pages print its
-    name, in place of the company filter; else the filters as they are."""
+    statements (the Amundi ETF Series' report is filed under one of its funds): its siblings' filings whose pages
+    print its name, in place of the company filter; else the filters as they are."""
     companies = filters.get("company_id") or []
     if len(companies) != 1 or filters.get("document_id") or con.execute(
             "SELECT 1 FROM documents WHERE company_id = ? LIMIT 1", companies).fetchone():
         return filters
     names = [n for (n,) in con.execute("SELECT DISTINCT alias FROM aliases WHERE company_id = ? AND kind <> 'code'",
                                        companies).fetchall() if len(n) >= NAME_PRINTED]
-    docs = sorted({d for n in names for (d,) in con.execute(
-        "SELECT DISTINCT document_id FROM pages WHERE text ILIKE ?", [f"%{n}%"]).fetchall()})
+    # (a sibling's filing: its company's name begins as this one's does, the trust's brand: "Amundi ...")
+    brands = {n.split()[0].casefold() for n in names if n.split()}
+    docs = sorted({d for n in names for (d, name) in con.execute(
+        "SELECT DISTINCT p.document_id, coalesce(c.name_en, c.name_zh) FROM pages p JOIN documents d USING (document_id) "
+        "JOIN companies c "
+        "ON c.company_id = d.company_id WHERE p.text ILIKE ?", [f"%{n}%"]).fetchall()
+        if name and name.split() and name.split()[0].casefold() in brands})
     if not docs:
         return filters
     return {**{key: v for key, v in filters.items() if key != "company_id"}, "document_id": docs}
