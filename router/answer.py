@@ -29,11 +29,11 @@ from router.part_rows import part_row_passages
 from router.segment_facts import part_facts
 from router.honesty import checked, unsupported_numbers  # noqa: F401  (unsupported_numbers: public API)
 from router.metric_answer import LIMITED_COVERAGE, MetricAnswerer
-from router.period_scope import part_of_year_note, whole_year_first
+from router.quote_scope import part_of_year_note, whole_company_first, whole_year_first
 from router.periods import years_named
 from router.plan import Planner, find_metrics
 from router.search import broad_question
-from router.search_route import filters_for
+from router.search_route import filters_for, in_scope
 from router.sql_route import is_computed
 from warehouse import lookup
 from schema.models import Answer, Passage, QueryPlan
@@ -241,7 +241,7 @@ class Router:
             if not named:  # a quote cut from its unit may leave the part's name out: the units whole, each cut to
                 # the part's name and the sentence that gives its figure by reference
                 named = [span_passage(p, *(by_reference(p.text, *plan.non_gaap[0]) or (0, len(p.text))))
-                         for p in measure_passages(list(self.searcher(plan, filters_for(plan), whole=True)),
+                         for p in measure_passages(in_scope(self.searcher(plan, filters_for(plan), whole=True)),
                                                    plan.non_gaap)]
             if not named and not parts:
                 return self._refused(plan, f"no passage in the indexed filings in scope names the measure asked for "
@@ -294,7 +294,7 @@ class Router:
             # an amount of a period that has ended: what a filing expects of a later one (guidance, a forecast) is
             # quoted after what it reports
             quarters = {p.fiscal_period for p in plan.periods if (p.fiscal_period or "").startswith("Q")}
-            passages[:] = sorted(whole_year_first(plan.question, passages),
+            passages[:] = sorted(whole_company_first(plan.question, whole_year_first(plan.question, passages)),
                                  key=lambda p: looks_ahead(p, self._page_text) and not names_quarter(p.text, quarters))
         elif ahead:  # a quote that announces what is expected ("let me turn to the outlook for the fourth quarter."):
             passages[:] = [on_to_figure(p, self._page_text) for p in passages]  # with the sentences after it, to its figure

@@ -50,6 +50,12 @@ def widening_note(asked: dict, applied: dict) -> str | None:
     return f"nothing in the warehouse for {what} as asked: the passages are from {where}"
 
 
+def in_scope(evidence: list) -> list:
+    """The passages found, or none when the search had to leave the period asked to find any (another year's table
+    is no answer for a year the warehouse has no report of)."""
+    return [] if getattr(evidence, "widened", None) else list(evidence)
+
+
 FIGURE_POOL = 24  # units read when a printed figure is looked for (router.fallback.search_for_figures)
 
 

@@ -1,5 +1,5 @@
 """The whole year asked for in its words (全年, "full year"): passages that say it come before those that speak only of a
-part of it (router/period_scope.py). 000001 2024 annual: p87 "2024年末期拟以每 10 股派发现金股利人民币 3.62 元", p88 the
+part of it (router.quote_scope.py). 000001 2024 annual: p87 "2024年末期拟以每 10 股派发现金股利人民币 3.62 元", p88 the
 interim's 2.46 元, p89 "2024年全年以每 10 股派发现金股利人民币 6.08 元（含税），其中：2024年中期已按 ... 2.46 元"."""
 
 from __future__ import annotations
@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 
 from conftest import corpus_page
-from router.period_scope import whole_year_first
+from router.quote_scope import whole_year_first
 from schema.models import Passage
 
 DOC = "000001_pinganyinhang_2024_annual.pdf"
@@ -28,3 +28,18 @@ def test_the_whole_years_dividend_before_the_final_and_the_interims():
     assert ordered[0] is year and "6.08" in ordered[0].text
     # a question that does not ask for the whole year keeps the search's order
     assert whole_year_first("平安银行2024年末期每10股派发现金股利多少元？", [final, interim, year]) == [final, interim, year]
+
+
+def test_the_whole_companys_figure_before_a_segments():
+    """WMT_2026_Q1: "Globally, we grew e-commerce 22% with each segment delivering growth of at least 20%." and
+    "Walmart U.S. comp sales grew 4.5%, aided by strong e-commerce sales growth of 21%."."""
+    from conftest import require_corpus
+    from router.quote_scope import whole_company_first
+
+    call = require_corpus("transcripts", "WMT_2026_Q1.txt").read_text(encoding="utf-8")
+    segment = Passage(text=re.search(r"Walmart U\.S\. comp sales grew[^.]*\.\d[^.]*\.", call).group(0), company_id="w",
+                      source={})
+    whole = Passage(text=re.search(r"Globally, we grew e-commerce[^.]*\.", call).group(0), company_id="w", source={})
+    question = "On Walmart's Q1 FY2026 earnings call, how much did global e-commerce sales grow?"
+    assert whole_company_first(question, [segment, whole]) == [whole, segment]
+    assert whole_company_first("How much did Walmart U.S. e-commerce sales grow?", [segment, whole]) == [segment, whole]

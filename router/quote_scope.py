@@ -1,6 +1,7 @@
-"""What part of a year a quoted passage is of, against the period asked: a year's figure asked and only a quarter's
-or half-year's reports quoted (:func:`part_of_year_note`), or the whole year's figure asked ("全年每10股派息") where a
-report prints the interim's, the final's and the year's (:func:`whole_year_first`)."""
+"""What a quoted passage is of, against what is asked: a year's figure asked and only a quarter's or half-year's
+reports quoted (:func:`part_of_year_note`); the whole year's figure asked ("全年每10股派息") where a report prints the
+interim's, the final's and the year's (:func:`whole_year_first`); the whole company's asked ("global e-commerce") where
+a call gives a segment's figure too (:func:`whole_company_first`)."""
 
 from __future__ import annotations
 
@@ -35,3 +36,11 @@ def whole_year_first(question: str, passages: list[Passage]) -> list[Passage]:
         return bool(words("year_parts").search(text)) and not words("whole_year").search(text)
 
     return sorted(passages, key=part_only)
+
+
+def whole_company_first(question: str, passages: list[Passage]) -> list[Passage]:
+    """The whole company asked for in its words (globally, worldwide, 全球): the passages that say it first ("Globally,
+    we grew e-commerce 22%" before "Walmart U.S. comp sales grew 4.5%, aided by e-commerce sales growth of 21%")."""
+    if not words("whole_company").search(fold(question)):
+        return passages
+    return sorted(passages, key=lambda p: not words("whole_company").search(fold(p.text)))
