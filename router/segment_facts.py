@@ -48,10 +48,11 @@ def _words(name: str) -> frozenset[str]:
                      if w not in _MEMBER_WORDS and w not in part_nouns())
 
 
-def _same_part(asked: str, members: list[str]) -> bool:
-    """Do the members name exactly the asked part (its words, or its letters run together: "iPhone", "I Phone")?"""
+def _same_part(asked: str, members: list[str], company: frozenset[str] = frozenset()) -> bool:
+    """Do the members name exactly the asked part (its words, or its letters run together: "iPhone", "I Phone")? The
+    company's own name is no word of either ("International segment" is wmt:WalmartInternationalMember)."""
     names = [member_name(m) for m in members]
-    mine, theirs = _words(asked), frozenset().union(*(_words(n) for n in names))
+    mine, theirs = _words(asked) - company, frozenset().union(*(_words(n) for n in names)) - company
     return bool(mine) and (mine == theirs or "".join(sorted(mine)) == "".join(sorted(theirs))
                            or "".join(mine) == "".join(w for n in names for w in _words(n)))
 
@@ -113,10 +114,15 @@ def part_facts(con: duckdb.DuckDBPyConnection, plan: QueryPlan, parts: list[tupl
     if own and CJK.search(own[0]):  # asked in Chinese: the member its words say
         printed = other_language_name(own, sorted({member_name(m) for f in facts for m in f.members.values()}))
         own = [printed] if printed else []
-    matching = [f for f in facts if any(_same_part(name, list(f.members.values())) for name in own)]
+    named = _words(company.matched or "") | _words(company.company_id.replace("_", " "))
+    matching = [f for f in facts if any(_same_part(name, list(f.members.values()), named) for name in own)]
     if not matching:
         return None
-    # one concept: the metric's first one the filings tag the part with
+    # one concept: the metric's first one the filings tag the part with; sales asked, a sales concept before total
+    # revenues (Walmart International's net sales 121,885 are RevenueFromContractWithCustomer..., its Revenues 123,363
+    # hold membership and other income too)
+    if re.search(r"\bsales\b", plan.question, re.I) and not re.search(r"\brevenues?\b", plan.question, re.I):
+        concepts.sort(key=lambda c: not re.search(r"Sales|ContractWithCustomer", c))
     order = {c: i for i, c in enumerate(concepts)}
     concept = min({f.concept for f in matching}, key=order.get)
     matching = sorted((f for f in matching if f.concept == concept), key=lambda f: (not f.own, -f.period_end.toordinal()))

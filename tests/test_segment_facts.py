@@ -18,7 +18,8 @@ from router.segment_facts import member_name
 @pytest.fixture(scope="module")
 def f(tmp_path_factory):
     home = ingested_home(tmp_path_factory, "segment_facts", [("us", "ixbrl", "nvda-10k-fy2025"),
-                                                             ("us", "ixbrl", "aapl-10k-fy2024")])
+                                                             ("us", "ixbrl", "aapl-10k-fy2024"),
+                                                             ("us", "ixbrl", "wmt-10k-fy2025")])
     with Filings(home, read_only=True) as fx:
         yield fx
 
@@ -33,6 +34,9 @@ def _values(answer) -> dict[tuple[int, str], Decimal]:
      {(2024, "FY"): Decimal("5846e6"), (2025, "FY"): Decimal("5085e6")}),
     ("Apple iPhone net sales fiscal 2024", {(2024, "FY"): Decimal("201183e6")}),
     ("苹果2024财年大中华区净销售额", {(2024, "FY"): Decimal("66952e6")}),  # the member "Greater China" by its words
+    # Walmart 10-K FY2025 (wmt-20250131) Walmart International segment: "Net sales $121,885" (its total revenues, with
+    # membership and other income, are 123,363): net sales asked, the sales concept's fact
+    ("Walmart International segment net sales for fiscal 2025", {(2025, "FY"): Decimal("121885e6")}),
 ])
 def test_a_tagged_part_is_answered_from_its_fact(f, question, expected):
     a = f.ask(question)
