@@ -33,6 +33,7 @@ from router.quote_scope import part_of_year_note, whole_company_first, whole_yea
 from router.periods import years_named
 from router.plan import Planner, find_metrics
 from router.search import broad_question
+from router.search_words import content_query
 from router.search_route import filters_for, in_scope
 from router.sql_route import is_computed
 from warehouse import lookup
@@ -294,7 +295,8 @@ class Router:
             # an amount of a period that has ended: what a filing expects of a later one (guidance, a forecast) is
             # quoted after what it reports
             quarters = {p.fiscal_period for p in plan.periods if (p.fiscal_period or "").startswith("Q")}
-            passages[:] = sorted(whole_company_first(plan.question, whole_year_first(plan.question, passages)),
+            topic = content_query(plan)  # (the question without the company's names: "China Creative Global")
+            passages[:] = sorted(whole_company_first(topic, whole_year_first(topic, passages)),
                                  key=lambda p: looks_ahead(p, self._page_text) and not names_quarter(p.text, quarters))
         elif ahead:  # a quote that announces what is expected ("let me turn to the outlook for the fourth quarter."):
             passages[:] = [on_to_figure(p, self._page_text) for p in passages]  # with the sentences after it, to its figure
