@@ -65,7 +65,7 @@ def asking_words(plan: QueryPlan) -> str:
 
 
 # what a Chinese question ends its topic with to ask about it ("... 是多少", "... 与2020年度相比如何")
-_ASKING_ZH = re.compile(r"(?:是多少|为多少|有多少|多少|几何|是什么|多大|情况|如何|怎么样|的|变化|走势|趋势|对比|比较|相比|与|和|及|同|跟)$")
+_ASKING_ZH = re.compile(r"(?:[是为有]?多少[户人名家个位只]?|几何|是什么|多大|情况|如何|怎么样|的|变化|走势|趋势|对比|比较|相比|与|和|及|同|跟)$")
 
 
 def topic_run(run: str) -> str:

@@ -27,6 +27,7 @@ def test_the_company_is_no_topic_word(question, matched, via, topic):
     assert content_query(plan).casefold().strip(": ") == topic.casefold()
 
 
-@pytest.mark.parametrize("run, topic", [("股息收入与相比如何", "股息收入"), ("管理费是多少", "管理费"), ("在建工程", "在建工程")])
+@pytest.mark.parametrize("run, topic", [("股息收入与相比如何", "股息收入"), ("管理费是多少", "管理费"), ("在建工程", "在建工程"),
+                                        ("普通股股东总数是多少户", "普通股股东总数"), ("员工有多少人", "员工")])
 def test_a_topic_run_without_its_asking_words(run, topic):
     assert topic_run(run) == topic
