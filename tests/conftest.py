@@ -55,6 +55,13 @@ def home(tmp_path, monkeypatch) -> Path:
     return h
 
 
+def opened_home(tmp_path_factory, name: str, docs, **ingest):
+    """The warehouse of :func:`ingested_home`, opened read-only (a context manager: ``with opened_home(...) as f``)."""
+    from filings import Filings
+
+    return Filings(ingested_home(tmp_path_factory, name, docs, **ingest), read_only=True)
+
+
 def ingested_home(tmp_path_factory, name: str, docs, **ingest) -> Path:
     """A module's warehouse home with ``docs`` (corpus path parts) ingested, without a search index unless
     ``ingest`` says otherwise (``dense=False``: keywords only); the ingest must report no failure."""

@@ -8,15 +8,13 @@ from __future__ import annotations
 
 import pytest
 
-from conftest import ingested_home
-from filings import Filings
+from conftest import opened_home
 
 
 @pytest.fixture(scope="module")
 def f(tmp_path_factory):
-    home = ingested_home(tmp_path_factory, "other_language_items", [("hk", "3073_spdrgreaterchina_2021_annual-fund.pdf")],
-                         dense=False)
-    with Filings(home, read_only=True) as fx:
+    with opened_home(tmp_path_factory, "other_language_items", [("hk", "3073_spdrgreaterchina_2021_annual-fund.pdf")],
+                     dense=False) as fx:
         yield fx
 
 
@@ -39,9 +37,8 @@ def test_two_years_compared_are_the_rows_amounts(f):
 
 @pytest.fixture(scope="module")
 def pku(tmp_path_factory):
-    home = ingested_home(tmp_path_factory, "other_language_words",
-                         [("hk", "0618_pkuresources_2020_annual-mda-extract.pdf")], dense=False)
-    with Filings(home, read_only=True) as fx:
+    with opened_home(tmp_path_factory, "other_language_words", [("hk", "0618_pkuresources_2020_annual-mda-extract.pdf")],
+                     dense=False) as fx:
         yield fx
 
 
@@ -58,9 +55,8 @@ def test_a_chinese_questions_topic_words_search_an_english_page(pku):
 
 @pytest.fixture(scope="module")
 def amundi(tmp_path_factory):
-    home = ingested_home(tmp_path_factory, "umbrella_fund", [("hk", "3012_amundietfs_2021_annual-fund-fs.pdf")],
-                         dense=False)
-    with Filings(home, read_only=True) as fx:
+    with opened_home(tmp_path_factory, "umbrella_fund", [("hk", "3012_amundietfs_2021_annual-fund-fs.pdf")],
+                     dense=False) as fx:
         yield fx
 
 
