@@ -17,9 +17,10 @@ def content_query(plan: QueryPlan) -> str:
     words and the words that ask for a quote ("which companies mentioned"), so BM25 ranks by the topic, not by
     boilerplate that repeats the company and period on every page."""
     text = fold(plan.question)
-    for c in plan.companies:  # a name written before the code it was found by ("SPDR富時大中華ETF（3073）") is its name
-        if c.via == "code" and CJK.search(text):
-            text = re.sub(rf"[^\s，,。？?：:；;、]*[（(]\s*{re.escape(fold(c.matched))}\s*[)）]", " ", text)
+    for c in plan.companies:  # a name written before the code or name it was found by, in brackets, is its name too
+        if CJK.search(text):  # ("SPDR富時大中華ETF（3073）", "日盈控股（Ri Ying Holdings，1741）")
+            text = re.sub(rf"[^\s，,。？?：:；;、]*[（(]\s*{re.escape(fold(c.matched))}(?:\s*[，,、]\s*[\w.]+)?\s*[)）]", " ",
+                          text)
     for c in plan.companies:  # its name, and its ticker or other name in brackets after it ("Logistic Properties of the
         # Americas (LPA)", "Asymchem（凯莱英）")
         text = re.sub(re.escape(fold(c.matched)) + r"(?:\s*[（(]\s*(?:[A-Z][A-Z0-9.]{0,7}|[\u3400-\u9fff]{2,12})\s*[)）])?",

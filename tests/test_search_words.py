@@ -17,6 +17,8 @@ from schema.models import CompanyRef, QueryPlan
      "many students"),  # its stock code in brackets ("how" is a question word)
     ("SPDR富時大中華ETF（3073）2021年度股息收入是多少？", "3073", "code", "股息收入是多少"),  # the name before its code
     ("Asymchem（凯莱英）2025年半年报披露的在手订单总额是多少？", "Asymchem", "name", "报 在手订单总额是多少"),  # its other name
+    ("日盈控股（Ri Ying Holdings，1741）2021财年由盈转亏的主要原因是什么？", "Ri Ying Holdings", "name",
+     "由盈转亏 原因是"),  # the name before the name it was found by, in brackets
     # (its name's words ask nothing: "Global" is no whole company asked, router.quote_scope)
     ("China Creative Global (1678): revenue from the overseas market in 2019?", "China Creative Global", "name",
      "revenue from overseas market"),
