@@ -196,11 +196,10 @@ class Router:
         labels = [] if headcount else topic_labels(plan) if asks_line_item(plan) else measure_labels(plan) if (
             plan.non_gaap and not plan.metrics and len(plan.companies) == 1 and asks_amount(plan)) else []
         # (a line item asked in the language the filings do not print: its label as they print it, too)
-        other = other_language_labels(plan, labels, lambda f: printed_labels(self.con, lookup.filings_printing(self.con, f)), self.searcher)
-        labels += other
+        other = other_language_labels(plan, labels, lambda f: printed_labels(self.con, f), self.searcher)
         if labels:
-            item = statement_items.answer_parts(self.con, plan, labels)
-            fact = None if item is not None else xbrl_items.answer_parts(self.con, plan, labels)  # a filing's own fact
+            item = statement_items.answer_parts(self.con, plan, labels + other)
+            fact = None if item is not None else xbrl_items.answer_parts(self.con, plan, labels + other)  # its own fact
             if item is not None or fact is not None:
                 item = item or fact
                 return self._base(plan, status="answered", answer=item.text, rows=item.rows, passages=item.passages,
@@ -237,7 +236,7 @@ class Router:
         elif plan.non_gaap:  # a company-defined measure or a part is quoted only where a filing names it
             asked = ", ".join(f"{word} {metric}" for word, metric in plan.non_gaap)
             # a part's row of a breakdown table, with its header; by its name in the filing's language if need be
-            parts = part_row_passages(self.searcher, plan, lambda f: printed_labels(self.con, lookup.filings_printing(self.con, f)))
+            parts = part_row_passages(self.searcher, plan, lambda f: printed_labels(self.con, f))
             named = measure_passages(list(passages), plan.non_gaap)
             if not named:  # a quote cut from its unit may leave the part's name out: the units whole, each cut to
                 # the part's name and the sentence that gives its figure by reference
@@ -272,7 +271,7 @@ class Router:
             passages[:] = first(counts, _holding(counts, passages))
         elif asks_line_item(plan):  # a line item without a metric: the row that prints it with its figure, first
             rows = [with_years(p, self._page_text) for p in line_item_passages(  # each figure's year seen
-                self.searcher, plan, labels[: len(labels) - len(other)], other)]
+                self.searcher, plan, labels, other)]
             if not rows and passages and asks_amount(plan) and not any(prints_a_figure(p.text, plan) for p in passages):
                 return self._refused(plan, f"no passage in the indexed filings prints a figure for "
                                      f"{topic_labels(plan)[0]!r}: the passages found mention it without an amount")

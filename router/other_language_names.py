@@ -16,6 +16,7 @@ import re
 
 from mappings.glossary import chinese_words, english_words, stem
 from mappings.metrics import CJK
+from warehouse import lookup
 
 MIN_SCORE = 0.75  # a label is the part when its words and the name's cover each other at least this much (mean)
 MIN_EACH = 0.6  # a Chinese label's words an English name says: at least this share (all of them when asked)
@@ -105,7 +106,9 @@ def row_labels(text: str) -> list[str]:
 
 def printed_labels(con, filters: dict) -> list[str]:
     """The labels printed on the pages of the documents a search's filters scope (companies, years, report periods):
-    the words a part may be printed with in the filings asked about."""
+    the words a part may be printed with in the filings asked about (for a fund without filings of its own, its
+    siblings' that print its name: ``warehouse.lookup.filings_printing``)."""
+    filters = lookup.filings_printing(con, filters)
     where, params = ["TRUE"], []
     for column in ("company_id", "document_id", "fiscal_year", "fiscal_period"):
         if filters.get(column):

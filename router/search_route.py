@@ -134,10 +134,9 @@ class EvidenceSearcher:
         topic = {t: w for t, w in weights.items() if t in topic_terms(query) and t in found}
         scope = {key: applied[key] for key in ("kind", "section") if applied.get(key)}
         docs = sorted({h.payload["document_id"] for h in hits})
-        best = {}
+        best: dict = {}  # each company's best-ranked score
         for h in hits:
-            best.setdefault(h.payload.get("company_id"), h.score)
-            best[h.payload.get("company_id")] = max(best[h.payload.get("company_id")], h.score)
+            best[h.payload.get("company_id")] = max(best.get(h.payload.get("company_id"), h.score), h.score)
         seen = {h.id for h in hits}
         extra = diversify([h for h in self.pipeline.keyword_hits(query, dict(scope, document_id=docs), k=KEYWORD_LOOK)
                            if h.id not in seen],
