@@ -24,8 +24,13 @@ from router.periods import cn_numerals
 from schema.models import Passage, QueryPlan
 
 HEADER_LINES = 5  # the years and units lines are within this many lines of the headings line
-ROW_LINES = 14  # the metric's row is within this many lines under the units line
+ROW_LINES = 24  # the metric's row is within this many lines under the units line
 HEADING_ROW = 24  # a label line without cells ("Segment revenue", 分类营业额) is at most this long
+# a row printed as an amounts line and a shares line, its label's pieces round them ("营 业" / "收 入" / "金额 71,255 ..." /
+# "占比% 48.6 ...", or "营业 金额 71,255 ..." / "收入 占比% 48.6 ...", or "金额 289 ..." / "净利润" / "占比% 0.6 ...")
+_AMOUNT_ROW = re.compile(r"^(?P<piece>.*?)\s*(?:金额|金額|amounts?)$", re.I)
+_SHARE_ROW = re.compile(r"^(?P<piece>.*?)\s*(?:占比|佔比|比重|share|% of total)\s*[(（]?[%％]?[)）]?$", re.I)
+_STUB = re.compile(r"^(?:项\s*目|項\s*目|items?|particulars)$", re.I)  # the label column's heading, between headings and years
 _SEGMENT_WORD = re.compile(r"segment|reportable|分类|分部|分類", re.I)  # (a plain "Revenue" heads its breakdown's rows)
 
 _YEAR = re.compile(r"^(?:(?:19|20)\d\d|[二〇零一三四五六七八九]{4})年?度?$")
@@ -47,7 +52,8 @@ class ColumnReading:
 
 
 def _tokens(line: str) -> list[str]:
-    return line.split()
+    """A line's tokens; a year and its 年 printed apart ("2024 年") are one token."""
+    return re.sub(r"(?<=\d)\s+(?=年)", "", line).split()
 
 
 def _year(token: str) -> int | None:
@@ -134,7 +140,7 @@ def _layout(lines: list[str], at: int, name: re.Pattern) -> tuple[list[int], lis
     near = range(max(0, at - HEADER_LINES), min(len(lines), at + HEADER_LINES + 1))
     years_at = next((i for i in near if i != at and _tokens(lines[i]) and all(_year(t) for t in _tokens(lines[i]))), None)
     units_at = next((i for i in near if i != at and _tokens(lines[i]) and all(_UNIT.match(t) for t in _tokens(lines[i]))), None)
-    if years_at is None or min(abs(i - at) for i in (years_at, units_at) if i is not None) > 1:
+    if years_at is None or min(_apart(lines, at, i) for i in (years_at, units_at) if i is not None) > 1:
         return None  # the headings line sits right above or below the years or the units line
     years = [_year(t) for t in _tokens(lines[years_at])]
     units = _tokens(lines[units_at]) if units_at is not None else []
@@ -161,6 +167,34 @@ def _layout(lines: list[str], at: int, name: re.Pattern) -> tuple[list[int], lis
         shown = [i for i in (at, years_at, units_at) if i is not None]
         return asked, by_year, units or [""] * count, (min(shown), max(shown)), by_column
     return None
+
+
+def _apart(lines: list[str], at: int, other: int) -> int:
+    """How many lines two header lines are apart, a stub heading between them (项目, "Items") not counted."""
+    between = lines[min(at, other) + 1: max(at, other)]
+    return 1 + sum(1 for line in between if not _STUB.match(line.strip()))
+
+
+def _grouped_row(lines: list[str], r: int, count: int, above: list[str]) -> tuple[str, list[str], int] | None:
+    """(label, cells, the last line of the label) of an amounts line ``lines[r]`` printed with a shares line under
+    it, the label's pieces gathered from the label lines ``above`` it, the amounts and shares lines' heads and the
+    label lines between."""
+    row = _row(lines[r], [], count)
+    amounts = _AMOUNT_ROW.match(row[0]) if row else None
+    if row is None or amounts is None:
+        return None
+    pieces, end = [*above, amounts["piece"]], r
+    for below in lines[r + 1: r + 3]:
+        share = _row(below, [], count)
+        if share is not None or _NUMBERS.search(below):
+            if share is not None and (m := _SHARE_ROW.match(share[0])) and m["piece"]:
+                pieces.append(m["piece"])
+                end += 1  # (the quote holds the label's last piece)
+            break
+        pieces.append(below.strip())
+        end += 1
+    label = re.sub(r"(?<=[\u4e00-\u9fff])\s+(?=[\u4e00-\u9fff])", "", " ".join(p for p in pieces if p))
+    return (label, row[1], end) if label else None
 
 
 def _heads(name: re.Pattern, heading: str) -> bool:
@@ -192,9 +226,17 @@ def _read(text: str, name: re.Pattern, labels: list[str], years: set[int]) -> tu
             continue
         asked, by_year, units, (top, last), by_column = layout
         heading_row = None  # a label line without cells (分类营业额, "Segment revenue"): the row under it is its figure
+        above: list[str] = []  # the label lines since the last row with cells ("营 业" / "收 入")
         for r in range(last + 1, min(len(lines), last + 1 + ROW_LINES)):
             row = _row(lines[r], labels, len(by_column)) or (
                 _row(lines[r], [], len(by_column)) if heading_row is not None else None)  # (any label under it)
+            end = r
+            if row is None and (grouped := _grouped_row(lines, r, len(by_column), above)) is not None:
+                row, end = _row(f"{grouped[0]} {' '.join(grouped[1])}", labels, len(by_column)), grouped[2]
+            if _NUMBERS.search(lines[r]):
+                above = []
+            elif lines[r].strip():
+                above.append(lines[r].strip())
             if row is None:
                 head = lines[r].strip().casefold().rstrip(":：")
                 if not _CELL.search(head) and len(head) <= HEADING_ROW and _SEGMENT_WORD.search(head) and any(
@@ -212,7 +254,7 @@ def _read(text: str, name: re.Pattern, labels: list[str], years: set[int]) -> tu
             if hit is None:
                 return None
             reading = ColumnReading(by_column[hit], by_year[hit], cells[hit], units[hit], label)
-            return starts[top], starts[r] + len(lines[r]), reading
+            return starts[top], starts[end] + len(lines[end]), reading
     return None
 
 

@@ -7,6 +7,10 @@ read from the pages named:
 - 0328_alco_2025_annual-results p9: years outside ("二零二五年 二零二四年"), segments inside ("影音產品 電腦產品 抵銷
   總計" twice) in 千港元; under 分類營業額, "外部銷售 – 99,313 – 99,313 – 148,422 – 148,422"; "分類業績 – (42,868) –
   (42,868) – (67,621) – (67,621)".
+- 000001_pinganyinhang_2024_annual p21 (2.5.1 盈利与规模, 人民币百万元): "零售金融业务 批发金融业务 其他业务 合计" over
+  "2024 年 2023 年" under each; each row an amounts line (金额) and a shares line (占比%), its label round them: 营业收入
+  金额 71,255 96,161 63,841 53,581 11,599 14,957 146,695 164,699; 利润总额 金额 356 6,864 ...; 净利润 金额 289 5,525 35,441
+  29,558 8,778 11,372 44,508 46,455.
 """
 
 from __future__ import annotations
@@ -71,6 +75,39 @@ def test_a_table_whose_cells_do_not_add_up_to_its_total_column_is_no_reading(wat
     # a row with a cell missing has another shape: no reading either
     short = water_oasis.replace("Segment results 15,840 18,353", "Segment results 15,840")
     assert column_reading(short, _flexible("product"), labels_of("segment_result"), {2020}) is None
+
+
+@pytest.fixture(scope="module")
+def ping_an() -> str:
+    return corpus_page("cn", "000001_pinganyinhang_2024_annual.pdf", 21)
+
+
+@pytest.mark.parametrize("part, metric, year, figure", [
+    ("零售金融业务", "net_income", 2024, "289"),
+    ("零售金融业务", "net_income", 2023, "5,525"),
+    ("批发金融业务", "net_income", 2024, "35,441"),
+    ("其他业务", "revenue", 2023, "14,957"),
+    ("零售金融业务", "pretax_income", 2024, "356"),
+])
+def test_parts_with_years_under_each_and_rows_of_amounts_and_shares(ping_an, part, metric, year, figure):
+    reading = column_reading(ping_an, _flexible(part), labels_of(metric), {year})
+    assert reading is not None and reading.figure == figure and reading.year == year and reading.heading == part
+    a, b = part_column_span(ping_an, _flexible(part), labels_of(metric), {year})
+    quote = ping_an[a:b]
+    assert quote.startswith("零售金融业务 批发金融业务") and figure in quote.splitlines()[-2] + quote.splitlines()[-1]
+    assert reading.row[:2] in quote and reading.row[-2:] in quote  # the label's pieces round the rows
+
+
+def test_a_label_printed_above_its_amounts_line_in_spaced_characters(ping_an):
+    # the other way text layers print such a table: "净 利 润" on its own lines above "金额 ..."
+    lines, out = ping_an.splitlines(), []
+    for i, line in enumerate(lines):
+        if line.startswith("金额 289"):
+            out += ["净 利 润", line]
+        elif line.strip() != "净利润":
+            out.append(line)
+    reading = column_reading("\n".join(out), _flexible("零售金融业务"), labels_of("net_income"), {2024})
+    assert reading is not None and reading.figure == "289" and reading.row == "净利润"
 
 
 def test_a_longer_line_item_that_begins_with_the_label_is_not_its_row():
