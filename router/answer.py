@@ -21,7 +21,8 @@ from router.line_items import (asks_amount, asks_line_item, line_item_passages, 
                                prints_a_figure, topic_labels)
 from router import statement_items, xbrl_items
 from router.other_language_names import printed_labels
-from router.quote_reading import looks_ahead, names_quarter, on_to_figure, read_on, with_years
+from router.outlook import outlook_quotes, period_ends
+from router.quote_reading import looks_ahead, names_quarter, read_on, with_years
 from router.part_columns import column_readings
 from router.part_names import (ends_at_part, heading_over, is_part, named_segment, names_part, part_heading,
                                segment_scoped)
@@ -29,7 +30,7 @@ from router.part_rows import part_row_passages
 from router.segment_facts import part_facts
 from router.honesty import checked, unsupported_numbers  # noqa: F401  (unsupported_numbers: public API)
 from router.metric_answer import LIMITED_COVERAGE, MetricAnswerer
-from router.quote_scope import part_of_year_note, whole_company_first, whole_year_first
+from router.quote_scope import part_of_year_note, rate_first, whole_company_first, whole_year_first
 from router.periods import years_named
 from router.plan import Planner, find_metrics
 from router.search import broad_question
@@ -295,15 +296,12 @@ class Router:
             # quoted after what it reports
             quarters = {p.fiscal_period for p in plan.periods if (p.fiscal_period or "").startswith("Q")}
             topic = content_query(plan)  # (the question without the company's names: "China Creative Global")
-            passages[:] = sorted(whole_company_first(topic, whole_year_first(topic, passages)),
-                                 key=lambda p: looks_ahead(p, self._page_text) and not names_quarter(p.text, quarters))
-        elif ahead:  # a quote that announces what is expected ("let me turn to the outlook for the fourth quarter."):
-            passages[:] = [on_to_figure(p, self._page_text) for p in passages]  # with the sentences after it, to its figure
-        if plan.metrics and ahead:
-            # what a filing expects of a metric: the quotes that print its figure ahead of time first ("Capital
-            # expenditures $400 million to $475 million" under "Fiscal 2023 Outlook")
+            passages[:] = rate_first(plan.question, sorted(whole_company_first(topic, whole_year_first(topic, passages)), key=lambda
+                                     p: looks_ahead(p, self._page_text) and not names_quarter(p.text, quarters)))
+        elif ahead:  # what is expected, read on to its figures; of a metric, the quotes that print its figure ahead of
+            # time first, the newest report's first ("Capital expenditures $400 million to $475 million" under "Outlook")
             labels = [label for metric in plan.metrics for label in labels_of(metric)]
-            passages[:] = sorted(passages, key=lambda p: not (figure_span(p.text, labels) and looks_ahead(p, self._page_text)))
+            passages[:] = outlook_quotes(passages, labels, self._page_text, lambda ps: period_ends(self.con, ps))
         text = "\n".join(cited(p, section=True) for p in passages[:5])
         widened = [getattr(passages, "widened", None)] if getattr(passages, "widened", None) else []
         return self._base(plan, status="answered", answer=text, passages=list(passages),

@@ -1,9 +1,12 @@
 """What a quoted passage is of, against what is asked: a year's figure asked and only a quarter's or half-year's
 reports quoted (:func:`part_of_year_note`); the whole year's figure asked ("全年每10股派息") where a report prints the
 interim's, the final's and the year's (:func:`whole_year_first`); the whole company's asked ("global e-commerce") where
-a call gives a segment's figure too (:func:`whole_company_first`)."""
+a call gives a segment's figure too (:func:`whole_company_first`); a rate of change asked ("how fast did AWS grow")
+where passages about the same thing print none (:func:`rate_first`)."""
 
 from __future__ import annotations
+
+import re
 
 import duckdb
 
@@ -44,3 +47,15 @@ def whole_company_first(question: str, passages: list[Passage]) -> list[Passage]
     if not words("whole_company").search(fold(question)):
         return passages
     return sorted(passages, key=lambda p: not words("whole_company").search(fold(p.text)))
+
+
+_RATE = re.compile(r"\d(?:\.\d+)?\s?(?:%|％|percent\b|per cent\b|个百分点|百分点|basis points\b|bps\b)", re.I)
+
+
+def rate_first(question: str, passages: list[Passage]) -> list[Passage]:
+    """A rate of change asked in its words ("how fast", "by how much", 增速, 增幅): the passages that print one (a
+    percentage, percentage points) first ("revenue is $28.8 billion, an increase of 19% year-over-year" before what the
+    year's spending on the same segment will be)."""
+    if not words("rate_asked").search(fold(question)):
+        return passages
+    return sorted(passages, key=lambda p: not _RATE.search(p.text))

@@ -115,8 +115,9 @@ def filters_for(plan: QueryPlan, purpose: Purpose = EVIDENCE) -> dict:
     # a year the company names otherwise is searched both ways: analysts write Ulta's "FY2023" for the year that
     # ends in January 2023 as often as for the company's own fiscal 2023 (PeriodRef.stored_year)
     years = sorted({y for p in plan.periods if p.fiscal_year for y in (p.fiscal_year, p.stored_year) if y})
-    if years and all(p.fiscal_period in (None, "FY") for p in plan.periods) and words("outlook").search(plan.question):
-        years = sorted({*years, *(y - 1 for y in years)})  # what it expects of 2025 is written in its 2024 report
+    ahead = years and all(p.fiscal_period in (None, "FY") for p in plan.periods) and words("outlook").search(plan.question)
+    if ahead:  # what it expects of 2025 is written in its 2024 report, and updated in 2025's interim and quarterly ones
+        years = sorted({*years, *(y - 1 for y in years)})
     if years:
         filters["fiscal_year"] = years
     sections = [s for s in plan.sections if s != "transcript"]
@@ -125,7 +126,7 @@ def filters_for(plan: QueryPlan, purpose: Purpose = EVIDENCE) -> dict:
                                      for s in ([sec, "principal_risks"] if sec == "risk_factors" else [sec])})
     if purpose.kinds is not None:
         filters["kind"] = list(purpose.kinds)
-    if plan.intent == "mixed" and "transcript" not in plan.sections and plan.periods and all(
+    if plan.intent == "mixed" and "transcript" not in plan.sections and not ahead and plan.periods and all(
             p.fiscal_year and p.fiscal_period in (None, "FY") for p in plan.periods):
         # the reasons behind annual figures: the year's own reports first (widening drops this when they say nothing)
         filters["fiscal_period"] = ["FY"]
