@@ -5,6 +5,7 @@ no_data with the reason."""
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import partial
 
 import duckdb
 
@@ -21,6 +22,7 @@ from router.line_items import (asks_amount, asks_line_item, line_item_passages, 
                                prints_a_figure, topic_labels)
 from router import statement_items, xbrl_items
 from router.other_language_names import printed_labels
+from router.name_headings import own_heading_first
 from router.outlook import outlook_quotes, period_ends
 from router.quote_reading import looks_ahead, names_quarter, read_on, with_years
 from router.part_columns import column_readings
@@ -271,12 +273,13 @@ class Router:
                                      "passages found are about staff, not a count of them")
             passages[:] = first(counts, _holding(counts, passages))
         elif asks_line_item(plan):  # a line item without a metric: the row that prints it with its figure, first
+            own_first = partial(own_heading_first, self.con, plan, page_text=self._page_text, lex=lambda: self.planner.lexicon)
             rows = [with_years(p, self._page_text) for p in line_item_passages(  # each figure's year seen
-                self.searcher, plan, labels, other)]
+                self.searcher, plan, labels, other, own_first)]
             if not rows and passages and asks_amount(plan) and not any(prints_a_figure(p.text, plan) for p in passages):
                 return self._refused(plan, f"no passage in the indexed filings prints a figure for "
                                      f"{topic_labels(plan)[0]!r}: the passages found mention it without an amount")
-            passages[:] = first(rows, passages)
+            passages[:] = own_first(first(rows, passages))
         if parts := self._parts(plan) or named_segment(plan):  # a part asked: nothing under another segment's heading
             passages[:] = [p for p in passages if self._part_heading(parts[0], p) is not False]
         elif asks_amount(plan) or plan.non_gaap:  # the whole company's figure: a segment's after it

@@ -46,7 +46,10 @@ def topic_labels(plan: QueryPlan) -> list[str]:
         return [w for w in dict.fromkeys(labels) if len(w) >= 3]  # 管理费, 托管费: a fee is named in three
     # (a label's own "to": "net assets attributable to unitholders", "amounts due to related parties")
     text = re.sub(r"\b(attributable|due|related|relating|payable|owed|owing)\s+to\b", r"\1_to", text, flags=re.I)
-    runs = [r.strip().replace("_to", " to") for r in _ASKING.split(text.casefold())]
+    # (and its own "value" after a word of it: "net asset value per unit", "fair value"; not "the value of X")
+    text = re.sub(r"(?<=\w)(\s+)value\b", lambda m: m.group(1) + "value_", text, flags=re.I)
+    text = re.sub(r"\b(the|a|an|its|their|what|was|were|is|are)(\s+)value_", r"\1\2value", text, flags=re.I)
+    runs = [r.strip().replace("_to", " to").replace("value_", "value") for r in _ASKING.split(text.casefold())]
     runs = [re.sub(r"[^\w&'’ -]|(?<!\w)['’]s?(?!\w)", " ", r).strip() for r in runs if r.strip()]  # ("Resorts' X": X)
     run = max(runs, key=len, default="")
     run = re.sub(r"\s+", " ", run)
@@ -135,10 +138,11 @@ def other_language_labels(plan: QueryPlan, labels: list[str], printed: Callable[
 
 
 def line_item_passages(searcher: Callable, plan: QueryPlan, labels: list[str] | None = None,
-                       other: list[str] = ()) -> list[Passage]:
+                       other: list[str] = (), order: Callable[[list[Passage]], list[Passage]] = list) -> list[Passage]:
     """The rows (or sentences) of the asked period's reports that print the question's line item (or ``labels``)
     with its figure, each quoted from the start of its line to the end of the row; ``other``: its labels in the
-    other language, which the filings print (searched with the question, and read as its labels)."""
+    other language, which the filings print (searched with the question, and read as its labels); ``order``: the
+    units found in the order their rows are taken (the asked fund's, under its name on its page, first)."""
     labels = [*(labels or topic_labels(plan)), *other]
     filters = figure_filters(plan)
     searched = plan.model_copy(update={"question": " ".join([plan.question, *other])}) if other else plan
@@ -147,11 +151,13 @@ def line_item_passages(searcher: Callable, plan: QueryPlan, labels: list[str] | 
         return []  # found only outside the asked period's reports
     out: list[Passage] = []
     taken: dict[str | None, int] = {}  # rows per company (a comparison's companies each get theirs)
-    for p in consolidated_first(sorted(evidence, key=lambda p: not _names_asked(p, plan))):
+    for p in consolidated_first(order(sorted(evidence, key=lambda p: not _names_asked(p, plan)))):
         if taken.get(p.company_id, 0) >= ITEMS_EACH:
             continue
         text = simplified_in_place(p.text)  # a Traditional page read in the question's folded words
-        span = figure_span(text, labels)
+        at = _under_asked_name(text, p, plan)
+        span = figure_span(text[at:], labels) if at else None
+        span = (span[0] + at, span[1] + at) if span else figure_span(text, labels)
         if span is None or not own_row(text, span, labels):
             span = _in_chinese_column(text, labels) or label_over_figure(text, labels) or row_under_column(text, labels)
             if span is None:
@@ -167,6 +173,16 @@ def _names_asked(p: Passage, plan: QueryPlan) -> bool:
     text = " ".join(p.text.split()).casefold()
     return any(c.via == "name" and len(c.matched or "") >= 4 and " ".join(c.matched.split()).casefold() in text
                for c in plan.companies)
+
+
+def _under_asked_name(text: str, p: Passage, plan: QueryPlan) -> int:
+    """Where the asked company's name is printed in a unit of another company's filing (an umbrella fund's report
+    read for a sibling fund: its rows follow its name), or 0."""
+    if any(p.company_id == c.company_id for c in plan.companies):
+        return 0
+    lower = " ".join(text.split(" ")).casefold()
+    spots = [lower.find(c.matched.casefold()) for c in plan.companies if c.via == "name" and len(c.matched or "") >= 4]
+    return max(0, min((s for s in spots if s >= 0), default=0))
 
 
 _DATE = re.compile(r"\b\d{1,2}[./-]\d{1,2}[./-](?:19|20)\d\d\b")  # "30.09.2021": the column's date, no figure

@@ -83,3 +83,22 @@ def test_the_funds_year_is_the_year_of_the_filing_that_prints_it(amundi):
     assert [(p.fiscal_year, p.fiscal_period) for p in plan.periods] == [(2021, "FY")]
     first = amundi.ask(question).passages[0]
     assert " ".join(first.text.split()).endswith("Net assets attributable to unitholders 77,675,703 230,238,630")
+
+
+def test_a_funds_row_is_read_under_its_own_name_not_its_siblings(amundi):
+    """p25 of the same report prints both funds' note 4 one under the other: "AMUNDI Hang Seng HK 35 Index ETF" ... "Net
+    asset value per unit 21.0504 17.8923", then "AMUNDI FTSE China A50 Index ETF" ... "Net asset value per unit 15.5351
+    15.3492"; p31 prints the HK 35 fund's change in it under its name ("Net asset value per unit 17.65 (10.11)")."""
+    from router.name_headings import heading_company
+
+    answer = amundi.ask("Amundi FTSE China A50 Index ETF net asset value per unit at 30 September 2021?")
+    assert answer.status == "answered"
+    assert " ".join(answer.passages[0].text.split()).endswith("Net asset value per unit 15.5351 15.3492")
+    rows = [p for p in answer.passages if "Net asset value per unit" in p.text]
+    lex = amundi.router.planner.lexicon
+    page_text = amundi.router._page_text
+    # none under the sibling's name before one under its own
+    seen = [heading_company(p, page_text, lex) for p in rows]
+    assert "amundi_hk35_etf" not in seen or seen.index("amundi_hk35_etf") > seen.index("amundi_a50_etf")
+    other = amundi.ask("Amundi Hang Seng HK 35 Index ETF net asset value per unit at 30 September 2021?")
+    assert " ".join(other.passages[0].text.split()).endswith("Net asset value per unit 21.0504 17.8923")
