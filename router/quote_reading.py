@@ -85,6 +85,11 @@ _FIGURES_LINE = re.compile(r"\d[\d,]*(?:\.\d+)?[^\d\n]{1,12}\d")
 _HEADING_END = re.compile(r"(?:^|\n)[^\S\n]*[A-Z\u4e00-\u9fff][^\n.。:：;；,，]{2,58}[^\S\n]*$")  # "International Streaming Segment"
 
 
+def _plain(line: str) -> str:
+    """A table's line without a footnote's mark after a word ("Square feet(2)") or an abbreviation's stops ("U.S.")."""
+    return re.sub(r"(?<=[A-Z])\.", "", re.sub(r"(?<=[A-Za-z])\(\d{1,2}\)", "", line))
+
+
 def with_table(p: Passage, page_text: PageText) -> Passage:
     """A quote that ends by announcing a table ("The following table shows key hotel statistics for ...:"), at a
     heading the table follows ("International Streaming Segment") or at a row of a table it quotes from its header
@@ -106,7 +111,7 @@ def with_table(p: Passage, page_text: PageText) -> Passage:
         line_end = page.find("\n", nl + 1)
         line_end = len(page) if line_end < 0 else line_end
         line = page[nl + 1: line_end]
-        if not _TABLE_LINE.fullmatch(line) or _FOOTER.search(line):
+        if not _TABLE_LINE.fullmatch(_plain(line)) or _FOOTER.search(line):
             break
         at = line_end
         if _FIGURES_LINE.search(line):

@@ -129,3 +129,21 @@ def test_a_printed_row_of_several_years_is_read_from_its_line_of_years():
     assert text[read.source["char_start"]: read.source["char_end"]] == read.text
     prose = quote(text, text.index("Free cash flow"), text.index("Free cash flow") + 20)
     assert with_years(prose, lambda _d, _p: "") == prose  # no page to read: as it is
+
+
+def test_a_table_whose_heading_lines_carry_note_marks_and_abbreviations_is_read_whole():
+    """wmt-20250131 (Walmart's 10-K for fiscal 2025), ITEM 2. PROPERTIES: "... are summarized as follows:" then "Total
+    Square feet(2)" / "Walmart U.S." / "Supercenters 3,559 632,577" ... "Walmart International Total 5,566 274,420" /
+    "Total Company 10,771 1,052,720", then the note "(1)Walmart International unit counts, ...". A heading with a note's
+    mark ("feet(2)") or an abbreviation's stops ("U.S.") is a line of the table, not the end of it."""
+    from conftest import require_corpus
+    from parsers.html_pages import html_pages
+    from router.quote_reading import with_table
+
+    pages = html_pages(require_corpus("us", "ixbrl", "wmt-10k-fy2025", "wmt-20250131.htm"))
+    text = next(p.text for p in pages if "ITEM 2. PROPERTIES" in p.text and "retail unit counts" in p.text)
+    start = text.index("As of January 31, 2025(1), retail unit counts")
+    read = with_table(quote(text, start, text.index("as follows:", start) + len("as follows:")), lambda _d, _p: text)
+    assert "Walmart International Total 5,566 274,420" in read.text
+    assert read.text.rstrip().endswith("Total Company 10,771 1,052,720")  # the note under it is no row
+    assert text[read.source["char_start"]: read.source["char_end"]] == read.text
