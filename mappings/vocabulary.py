@@ -19,7 +19,7 @@ from schema.errors import ConfigError
 
 _CJK = re.compile(r"[\u4e00-\u9fff]")
 _SECTIONS = {"question_words", "sections", "forms", "filter_words", "generic_company_words", "ambiguous_metric_words",
-             "bare_metric_words", "not_company_words",
+             "bare_metric_words", "not_company_words", "same_words_zh",
              "measures"}
 
 
@@ -284,6 +284,23 @@ def never_in_a_part_zh() -> re.Pattern:
 def part_markers() -> tuple[str, ...]:
     """The Chinese words that end a part's name (业务, 板块, 境外 ...): ``measures.part_of.markers``, folded."""
     return tuple(fold(str(m)) for m in (_data()["measures"].get("part_of") or {}).get("markers") or [])
+
+
+@lru_cache(maxsize=1)
+def same_words_zh() -> list[list[str]]:
+    """Chinese words printed for one thing (分红 / 红利 / 股利 / 股息): ``same_words_zh``, folded, longest first."""
+    return [longest_first({fold(str(w)) for w in group}) for group in _data().get("same_words_zh") or []]
+
+
+def with_same_words_zh(label: str) -> list[str]:
+    """A Chinese label as it is and with each of its words of :func:`same_words_zh` printed as the others."""
+    out = [label]
+    for group in same_words_zh():
+        for word in group:
+            if word in label:
+                out += [label.replace(word, other) for other in group if other != word]
+                break
+    return list(dict.fromkeys(out))
 
 
 @lru_cache(maxsize=1)

@@ -10,7 +10,7 @@ from collections.abc import Callable
 
 from mappings.analysis import analysis
 from mappings.metrics import CJK
-from mappings.vocabulary import fold, simplified_in_place, words
+from mappings.vocabulary import fold, simplified_in_place, with_same_words_zh, words
 from router.bilingual_lines import column_span
 from router.fallback import consolidated_first, figure_filters, figure_span, labels_of, row_passage
 from router.other_language_names import other_language_name
@@ -43,7 +43,8 @@ def topic_labels(plan: QueryPlan) -> list[str]:
             run = re.sub(r"^(?:以及|和|与|及|或|的)+", "", run)  # (what joined two periods: "2023年末和2025年6月末的在建工程")
             bare = re.sub(r"(?:业务)?(?:板块|分部)", "", run)  # 临床试验技术服务板块收入 is printed 临床试验技术服务收入
             labels += [run, _TAIL_ZH.sub("", run), bare, _TAIL_ZH.sub("", bare)]
-        return [w for w in dict.fromkeys(labels) if len(w) >= 3]  # 管理费, 托管费: a fee is named in three
+        # (each as printed with its words' other forms too: 现金分红总额 / 现金红利总额)
+        return [v for w in dict.fromkeys(labels) if len(w) >= 3 for v in with_same_words_zh(w)]  # 管理费: three
     # (a label's own "to": "net assets attributable to unitholders", "amounts due to related parties")
     text = re.sub(r"\b(attributable|due|related|relating|payable|owed|owing)\s+to\b", r"\1_to", text, flags=re.I)
     # (and its own "value" after a word of it: "net asset value per unit", "fair value"; not "the value of X")
@@ -83,9 +84,14 @@ def asks_line_item(plan: QueryPlan) -> bool:
 # between a row's label and its first figure: spacing, a currency, a note reference or a linking word, nothing that
 # makes the label part of another item ("Total deposits in U.S. offices 1,895,995" is not total deposits)
 _GAP = re.compile(r"[\s:：$¥￥()（）\-–—,，、/]*(?:[（(][^()（）]{0,60}[)）]\s*)?(?:(?:hk\$?|us\$?|s\$?|rmb|hkd|usd|cny|人民币|港币|港元|约|約|approximately|about|"
-                  r"was|were|amounted\s+to|of|losse?s?|charges?|expenses?|net|确认为|录得|为|為|达到|達到|达|達|note\s*\d+|附注\s*\d+|"
+                  r"was|were|amounted\s+to|of|losse?s?|charges?|expenses?|net|确认为|录得|合计|共计|為|为|达到|達到|达|達|note\s*\d+|附注\s*\d+|"
                   r"\d{1,2}(?:\s?\([a-z]{1,3}\))?(?=[\s,，]))[\s:：$()（）,，]*)*", re.I)  # (notes: "6(a)", "11, 13(i)")
 _LINE_HEAD = re.compile(r"[\s•●■◆▪·\-–—*]*(?:\(?[a-z0-9ivx]{1,4}[.)）]\s*)?(?:[（(]?[一二三四五六七八九十]+[、)）]\s*)?$", re.I)
+
+
+# what a company does with an amount, before its label in a Chinese sentence ("公司实现营业收入 ...", "年度派发现金红利
+# 总额合计为 ..."): the label is the amount's, not the tail of a longer term
+_VERBS_ZH = "实现|派发|派送|支付|计提|录得|取得|发生|累计"
 
 
 def own_row(text: str, span: tuple[int, int], labels: list[str]) -> bool:
@@ -103,13 +109,13 @@ def own_row(text: str, span: tuple[int, int], labels: list[str]) -> bool:
     # a row's label heads its line; in Chinese prose a clause may start with it too ("报告期内，临床试验技术服务收入 146,953.02")
     # (or after the clause's year or its subject, the company: "公司 2019年罐式集装箱销量...", "公司在手订单总额 10.88 亿美元")
     heads_row = bool(_LINE_HEAD.fullmatch(before)) or bool(CJK.search(label) and re.search(
-        r"(?:[，,。：:；;]|(?:19|20)\d\d\s*年度?|公司|本集团|集团|本行|报告期末|报告期内|期末|年末)\s*$", before)) \
+        r"(?:[，,。：:；;]|(?:19|20)\d\d\s*年度?|公司|本集团|集团|本行|报告期末|报告期内|期末|年末|" + _VERBS_ZH + r")\s*$", before)) \
         or bool(re.fullmatch(r"[^\S\n]*[A-Za-z][\w ,&'’-]{2,60}\(", before) and after.startswith(")"))  # (its name's abbreviation)
     # a sentence names it ("dividend income was", "...的临床试验技术服务收入为"); in Chinese the label is not the tail of a
     # longer term (新兴业务毛利率 is not 业务毛利率)
     # (a year before it is the clause's: "公司 2019年罐式集装箱销量全球市场占有率达到 15.55%")
     whole_word = not CJK.search(label) or not CJK.search(before[-1:]) or before.endswith("的") or bool(
-        re.search(r"(?:(?:19|20)\d\d\s*年度?|公司|本集团|集团|本行|报告期末|报告期内|期末|年末)$", before))
+        re.search(r"(?:(?:19|20)\d\d\s*年度?|公司|本集团|集团|本行|报告期末|报告期内|期末|年末|" + _VERBS_ZH + r")$", before))
     sentence = whole_word and bool(re.match(r"\s*(?:was|were|amounted\s+to|为|為|达|達)", gap, re.I))
     return (heads_row or sentence) and bool(_GAP.fullmatch(gap))
 

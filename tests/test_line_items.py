@@ -33,6 +33,10 @@ from router.fallback import figure_span
     ("Las Vegas Strip Resorts rooms revenue increased 2% due to an increase in RevPAR.", ["revpar"], False),
     # 603339 2019 annual p10: a clause that opens with its year, and 达到 before the figure
     ("公司 2019年罐式集装箱销量全球市场占有率达到 15.55%，较上年同比有增长。", ["罐式集装箱销量全球市场占有率"], True),
+    # 000999_huarunsanjiu_2024_summary p1: what the company did with the amount before its label, 合计为 after it
+    ("则 2024年度每 10 股合计派送现金 13.20 元（含税），年度派发现金红利总额合计为 1,695,274,264.20 元（含税）", ["现金红利总额"], True),
+    ("公司 2025年前三季度实现营业收入人民币 328.6 亿元，同比增长 18.6%", ["营业收入"], True),  # 603259 2025 Q3 p6
+    ("公司2024年度非现金红利总额 5 元", ["现金红利总额"], False),  # the tail of another term still is not
 ])
 def test_a_row_is_the_line_items_own(text, labels, own):
     span = figure_span(text, labels)
@@ -209,3 +213,10 @@ def test_an_abbreviation_the_item_ends_in_is_a_label_of_its_own():
     plan = QueryPlan(question=question, companies=[CompanyRef(company_id="x", matched="MGM Resorts", via="name")],
                      periods=find_periods(question)[0])
     assert topic_labels(plan) == ["las vegas strip revpar", "revpar"]
+
+
+def test_a_chinese_label_is_looked_for_in_the_words_filings_print_for_it():
+    from mappings.vocabulary import with_same_words_zh
+
+    assert "现金红利总额" in with_same_words_zh("现金分红总额") and "现金股利总额" in with_same_words_zh("现金分红总额")
+    assert with_same_words_zh("营业成本") == ["营业成本"]
