@@ -44,10 +44,17 @@ def part_names(qualifier: str) -> tuple[list[str], list[str]]:
 def aside_names(question: str, qualifier: str) -> list[str]:
     """The part's name in brackets right after its words in the question, as the filing prints it ("clinical trial
     technology services (临床试验技术服务)"), folded."""
-    name = flexible(part_name(qualifier))
     text = fold(question)
-    return [simplified_in_place(m.group(1).strip()) for hit in name.finditer(text)
-            if (m := re.match(r"\s*[（(]([^()（）]{2,40})[)）]", text[hit.end():]))]
+    out = []
+    for hit in flexible(part_name(qualifier)).finditer(text):
+        if m := re.match(r"\s*[（(]([^()（）]{2,40})[)）]", text[hit.end():]):
+            out.append(simplified_in_place(m.group(1).strip()))
+    words = part_name(qualifier).split()
+    if not out and len(words) > 1:  # or between its words ("immunology (免疫类) products")
+        aside = r"\s*[（(]([^()（）]{2,40})[)）]\s*"
+        pattern = rf"(?<![\w&]){re.escape(words[0])}{aside}" + r"\s+".join(map(re.escape, words[1:]))
+        out += [simplified_in_place(m.group(1).strip()) for m in re.finditer(pattern, text, re.I)]
+    return out
 
 
 def is_part(qualifier: str) -> bool:

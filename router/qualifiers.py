@@ -57,6 +57,8 @@ def part_of(question: str, start: int, named: list[tuple[int, int]], flow: bool 
     if _CJK.search(before.rstrip()[-1:] or ""):  # Chinese words before an English metric ("Apple 大中华区 revenue")
         before = before.rstrip()
     if _CJK.search(before[-1:] or "") or before.endswith("的"):
+        # an English name in brackets inside the part's Chinese words is an aside of it ("游戏（gaming）业务收入")
+        before, named = _without_asides(before, named)
         m = markers.search(whole_words_zh().sub("", re.sub(r"的$", "", before)))  # (分部总收入: the part's total)
         if m is None:
             return _unmarked_part(before, named) if flow else None
@@ -75,8 +77,8 @@ def part_of(question: str, start: int, named: list[tuple[int, int]], flow: bool 
     while len([w for w in words_ if w not in nouns and w not in _JOINS]) < PART_WORDS_EN \
             and (m := _LAST_WORD.search(before)) is not None and not any(a < m.end(1) and m.start(1) < b for a, b in named):
         word = re.sub(r"['’]s?$", "", m.group(1)).strip(".")
-        if word in _BASIS and not words_:  # "FLNA reported operating profit": the basis it is asked on, the part before
-            before = before[: m.start(1)]
+        if (word in _BASIS or word in _SCOPE) and not words_:  # "FLNA reported operating profit", "DARZALEX worldwide
+            before = before[: m.start(1)]  # sales": the basis or scope it is asked on, the part before it
             continue
         if word in _JOINS and words_ and words_[0] not in _JOINS:  # "Missiles and Fire Control", "Space & Security"
             words_.insert(0, word)
@@ -101,6 +103,18 @@ def part_of(question: str, start: int, named: list[tuple[int, int]], flow: bool 
 
 
 _BASIS = frozenset({"reported", "as-reported", "gaap", "us-gaap", "unadjusted"})  # the basis a figure is asked on
+_SCOPE = frozenset({"worldwide", "global", "ww", "total", "overall"})  # the scope a part's figure is asked over
+_ASIDE = re.compile(r"[（(][a-z][a-z0-9 &.'’-]{0,38}[)）](?=[\u4e00-\u9fff])")
+
+
+def _without_asides(before: str, named: list[tuple[int, int]]) -> tuple[str, list[tuple[int, int]]]:
+    """The text without the English asides in brackets between Chinese words, and the named spans moved with it."""
+    out, spans = before, list(named)
+    for m in reversed(list(_ASIDE.finditer(before))):
+        out = out[: m.start()] + out[m.end():]
+        size = m.end() - m.start()
+        spans = [(a - size if a >= m.end() else a, b - size if b >= m.end() else b) for a, b in spans]
+    return out, spans
 
 
 # a question's English words before a Chinese part ("what is the 境外业务收入", "药明康德's 境外"): no part's words
@@ -201,12 +215,20 @@ def _for_part(rest: str, at: int, end: int, named: list[tuple[int, int]]) -> str
 
 def part_after(question: str, end: int, companies: list[tuple[int, int]] = (),
                names: list[tuple[int, int]] = ()) -> str | None:
+    found = _part_after(question, end, companies, names)
+    return " ".join(found.split()) if found else found
+
+
+def _part_after(question: str, end: int, companies: list[tuple[int, int]] = (),
+                names: list[tuple[int, int]] = ()) -> str | None:
     """The words right after a metric mention that make it another figure ("goodwill impairment", "EPS from
     continuing operations") or name a part of it, if any (``measures.part_of.after`` and ``after_parts``, a part as
     the subject of a verb after it, one deal's figure, "for X" / "by X"); ``companies``: where the companies are named
     (words that end in one are its name: "... margin of International Business Machines" is IBM's margin); ``names``:
     where anything is named (companies, periods, metrics), none of which is a part after "for"."""
-    rest = normalised(question)[end:]
+    # (a name in brackets inside the words is an aside: "on its immunology (免疫类) products"; blanked, so that
+    # positions stay those of the question)
+    rest = re.sub(r"[（(][^()（）]{1,40}[)）]", lambda a: " " * len(a.group(0)), normalised(question)[end:])
     m = _EARNED.match(rest) or re.match(r"\s*", rest)  # "revenue did X earn from ..." reads as "revenue from ..."
     # "operating income did Boeing's defense business generate" (an aside in brackets after the part left out:
     # "did X's polyresin series (home decor products) generate")
@@ -233,7 +255,7 @@ def part_after(question: str, end: int, companies: list[tuple[int, int]] = (),
 
 _LINK_WORDS = re.compile(r"^(?:(?:generated|earned|contributed|derived|attributable|attributed|coming|came|recorded|"
                          r"reported)\s+)?(?:(?:from|on|of|for|in|by|to)\s+)?(?:(?:the|its|our|their)\s+)?")
-_LINK_ZH = re.compile(r"^(?:其中|当中|之中|中)?(?:来自于?|源自|来源于|产生自)|的$")
+_LINK_ZH = re.compile(r"^(?:(?:其中|当中|之中|中)?(?:来自于?|源自|来源于|产生自)|(?:里|中|当中|之中|其中)的?)|的$")
 
 
 def part_name(qualifier: str) -> str:

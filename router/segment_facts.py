@@ -21,7 +21,7 @@ import duckdb
 
 from mappings.glossary import stem
 from mappings.metrics import CJK, display_name, metrics
-from mappings.vocabulary import part_nouns
+from mappings.vocabulary import fold, part_nouns
 from router.answer_text import money
 from router.other_language_names import other_language_name
 from router.part_names import part_names
@@ -121,7 +121,8 @@ def part_facts(con: duckdb.DuckDBPyConnection, plan: QueryPlan, parts: list[tupl
     # one concept: the metric's first one the filings tag the part with; sales asked, a sales concept before total
     # revenues (Walmart International's net sales 121,885 are RevenueFromContractWithCustomer..., its Revenues 123,363
     # hold membership and other income too)
-    if re.search(r"\bsales\b", plan.question, re.I) and not re.search(r"\brevenues?\b", plan.question, re.I):
+    text = fold(plan.question)
+    if re.search(r"\bsales\b|销售额|销售收入|销售净额", text, re.I) and not re.search(r"\brevenues?\b|营业收入|总收入", text, re.I):
         concepts.sort(key=lambda c: not re.search(r"Sales|ContractWithCustomer", c))
     order = {c: i for i, c in enumerate(concepts)}
     concept = min({f.concept for f in matching}, key=order.get)
