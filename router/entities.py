@@ -274,3 +274,30 @@ def unknown_subject(question: str, never: frozenset[str]) -> str | None:
     if m and m.group(1) not in never:
         return m.group(1)
     return None
+
+
+# A name joined to a company the question names ("波音与洛克希德·马丁", "Apple and Samsung"): a peer asked beside it
+_JOIN_ZH = r"(?:与|和|及|跟|同|、|对比|相比|(?i:vs\.?|versus))"
+_PEER_ZH = r"([\u4e00-\u9fff][\u4e00-\u9fff·・]{1,9}?)(?=\s*(?:(?:19|20)\d\d|FY|Q[1-4]|H[12]|的|在|于|截至|截止|分别|各自|哪|谁|[,，。？?]|$))"
+_PEER_EN = r"((?:[A-Z][\w&.'’-]*)(?:\s+[A-Z][\w&.'’-]*){0,3})"
+
+
+def unknown_peer(question: str, companies: list[CompanyRef], lex: Lexicon, never: frozenset[str],
+                 other=lambda name: False) -> str | None:
+    """A name joined to a named company by "and" / 与 / vs that no company of the warehouse answers to, or None: a
+    comparison whose other side is not in the warehouse must say so, never answer one side as if it were both.
+    ``never``: words that are never a company; ``other(name)``: is it something else (a metric's name)?"""
+    text = fold(question)
+    for ref in companies:
+        name = re.escape(ref.matched or "")
+        if not name:
+            continue
+        for m in [*re.finditer(rf"(?i:{name})\s*{_JOIN_ZH}\s*{_PEER_ZH}", text),
+                  *re.finditer(rf"(?i:{name})(?:['’]s?)?\s+(?i:and|vs\.?|versus|or)\s+{_PEER_EN}", text)]:
+            peer = (m.group(1) or m.group(2) or "").strip()
+            words = peer.casefold().split()
+            if not peer or find_companies(peer, lex) or all(w.strip(".'’") in never for w in words) or other(peer) \
+                    or re.match(r"^(?:其|该|本|各|所有|同行|同业)", peer):
+                continue
+            return peer
+    return None

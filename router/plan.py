@@ -10,10 +10,10 @@ import duckdb
 
 from mappings.metrics import PERIOD_WORDS, display_name, metrics, question_labels, ratios, share_ratio
 from mappings.vocabulary import (ambiguous_metric_words, bare_metric_words, fold, income_kind, market_measure_words,
-                                 part_metric_words, readings, summed_with_words,
+                                 not_company_words, part_metric_words, readings, summed_with_words,
                                  section_words, standard_words, words)
 from router.calendar import company_named
-from router.entities import LATIN_AFTER, LATIN_BEFORE, Lexicon, build_lexicon, find_companies
+from router.entities import LATIN_AFTER, LATIN_BEFORE, Lexicon, build_lexicon, find_companies, unknown_peer
 from router.periods import cn_numerals, find_periods, resolve
 from router.qualifiers import normalised as _norm
 from router.qualifiers import part_after, part_of, qualified_at
@@ -61,6 +61,12 @@ def _alias_patterns() -> list[tuple[str, str, re.Pattern]]:
     return [(alias, mid, re.compile(re.escape(alias)) if _CJK.search(alias) else
              re.compile(LATIN_BEFORE + re.escape(alias).replace(r"\ ", r"\s+") + LATIN_AFTER))
             for alias, mid in metric_lexicon()]
+
+
+def _names_metric(text: str) -> bool:
+    """Does a text name a metric or ratio (one of its aliases)?"""
+    norm = _norm(text)
+    return any(pattern.search(norm) for _, _, pattern in _alias_patterns())
 
 
 # A parenthetical aside of two words or more ("depreciation and amortization (D&A from cash flow statement) %
@@ -306,6 +312,9 @@ class Planner:
         notes: list[str] = [f"a share of {display_name(mid)} is asked whose other side is no stored metric: not computed, "
                             f"and {display_name(mid)} is not answered in its place; passages quote the filing"
                             for mid in dict.fromkeys(aside)]
+        if companies and (peer := unknown_peer(question, companies, self.lexicon, not_company_words(), _names_metric)):
+            notes.append(f"no company in the warehouse matches {peer!r}: only "
+                         f"{', '.join(c.matched for c in companies)} answered; `filings companies` lists the companies")
         non_gaap: list[tuple[str, str]] = []
         named = _spans(_norm(question), [c.matched for c in companies] + [p.matched for p in periods]) \
             + [(a, b) for a, b, _, _ in mentions] \
