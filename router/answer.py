@@ -32,7 +32,8 @@ from router.part_rows import part_row_passages
 from router.segment_facts import part_facts
 from router.honesty import checked, unsupported_numbers  # noqa: F401  (unsupported_numbers: public API)
 from router.metric_answer import LIMITED_COVERAGE, MetricAnswerer
-from router.quote_scope import part_of_year_note, rate_first, whole_company_first, whole_year_first
+from router.quote_scope import (each_company_first, not_holding, part_of_year_note, rate_first, whole_company_first,
+                                whole_year_first)
 from router.periods import years_named
 from router.plan import Planner, find_metrics
 from router.search import broad_question
@@ -65,12 +66,6 @@ def first(found: list[Passage], passages: list[Passage]) -> list[Passage]:
     """``found`` (printed rows, reasons) before ``passages``, each quote once (same page, same text)."""
     seen = {(p.source.get("document_id"), p.source.get("page"), p.text) for p in found}
     return [*found, *(p for p in passages if (p.source.get("document_id"), p.source.get("page"), p.text) not in seen)]
-
-
-def _holding(found: list[Passage], passages: list[Passage]) -> list[Passage]:
-    """``passages`` less those that hold a quote of ``found`` whole on the same page (the unit a count was cut from)."""
-    return [p for p in passages if not any(q.text in p.text and q.source.get("document_id") == p.source.get("document_id")
-                                           and q.source.get("page") == p.source.get("page") for q in found)]
 
 
 def _asks_parts_amount(plan: QueryPlan) -> bool:
@@ -271,7 +266,7 @@ class Router:
             if not counts:
                 return self._refused(plan, "no passage in the indexed filings prints a number of employees: the "
                                      "passages found are about staff, not a count of them")
-            passages[:] = first(counts, _holding(counts, passages))
+            passages[:] = first(counts, not_holding(counts, passages))
         elif asks_line_item(plan):  # a line item without a metric: the row that prints it with its figure, first
             own_first = partial(own_heading_first, self.con, plan, page_text=self._page_text, lex=lambda: self.planner.lexicon)
             rows = [with_years(p, self._page_text) for p in line_item_passages(  # each figure's year seen
@@ -299,14 +294,16 @@ class Router:
             # quoted after what it reports
             quarters = {p.fiscal_period for p in plan.periods if (p.fiscal_period or "").startswith("Q")}
             topic = content_query(plan)  # (the question without the company's names: "China Creative Global")
-            passages[:] = rate_first(plan.question, sorted(whole_company_first(topic, whole_year_first(topic, passages)), key=lambda
-                                     p: looks_ahead(p, self._page_text) and not names_quarter(p.text, quarters)))
+            reported_first = sorted(whole_company_first(topic, whole_year_first(topic, passages)), key=lambda p: looks_ahead(
+                p, self._page_text) and not names_quarter(p.text, quarters))
+            passages[:] = rate_first(plan.question, reported_first)
         elif ahead:  # what is expected, read on to its figures; of a metric, the quotes that print its figure ahead of
             # time first, the newest report's first ("Capital expenditures $400 million to $475 million" under "Outlook")
             labels = [label for metric in plan.metrics for label in labels_of(metric)]
             passages[:] = outlook_quotes(passages, labels, self._page_text, lambda ps: period_ends(self.con, ps))
+        passages[:] = each_company_first(passages, [c.company_id for c in plan.companies])  # (each side of a comparison)
         text = "\n".join(cited(p, section=True) for p in passages[:5])
-        widened = [getattr(passages, "widened", None)] if getattr(passages, "widened", None) else []
+        widened = [w] if (w := getattr(passages, "widened", None)) else []
         return self._base(plan, status="answered", answer=text, passages=list(passages),
                           caveats=widened + measure_caveats + self._keywords_only(plan)
                           + self._coverage([c.company_id for c in plan.companies]))

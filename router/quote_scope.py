@@ -2,7 +2,8 @@
 reports quoted (:func:`part_of_year_note`); the whole year's figure asked ("全年每10股派息") where a report prints the
 interim's, the final's and the year's (:func:`whole_year_first`); the whole company's asked ("global e-commerce") where
 a call gives a segment's figure too (:func:`whole_company_first`); a rate of change asked ("how fast did AWS grow")
-where passages about the same thing print none (:func:`rate_first`)."""
+where passages about the same thing print none (:func:`rate_first`); several companies asked, each one's best
+passage among the first (:func:`each_company_first`)."""
 
 from __future__ import annotations
 
@@ -59,3 +60,22 @@ def rate_first(question: str, passages: list[Passage]) -> list[Passage]:
     if not words("rate_asked").search(fold(question)):
         return passages
     return sorted(passages, key=lambda p: not _RATE.search(p.text))
+
+
+def each_company_first(passages: list[Passage], companies: list[str]) -> list[Passage]:
+    """Several companies asked ("泰格医药和凯莱英分别有多少员工"): each one's first passage first, in the order found, the
+    rest after them; as they are for one company or none."""
+    if len(companies) < 2:
+        return passages
+    leads = {}
+    for i, p in enumerate(passages):
+        if p.company_id in companies and p.company_id not in leads:
+            leads[p.company_id] = i
+    first = sorted(leads.values())
+    return [passages[i] for i in first] + [p for i, p in enumerate(passages) if i not in set(first)]
+
+
+def not_holding(found: list[Passage], passages: list[Passage]) -> list[Passage]:
+    """``passages`` less those that hold a quote of ``found`` whole on the same page (the unit a count was cut from)."""
+    return [p for p in passages if not any(q.text in p.text and q.source.get("document_id") == p.source.get("document_id")
+                                           and q.source.get("page") == p.source.get("page") for q in found)]

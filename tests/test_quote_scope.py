@@ -43,3 +43,16 @@ def test_the_whole_companys_figure_before_a_segments():
     question = "On Walmart's Q1 FY2026 earnings call, how much did global e-commerce sales grow?"
     assert whole_company_first(question, [segment, whole]) == [whole, segment]
     assert whole_company_first("How much did Walmart U.S. e-commerce sales grow?", [segment, whole]) == [segment, whole]
+
+
+def test_each_company_asked_has_its_first_passage_among_the_first():
+    """Two companies asked ("...分别有多少员工"): the second's first passage is moved up beside the first's, the rest keep
+    their order after them; one company asked keeps the search's order (002821 2025 interim p13: "公司员工 9,106 人";
+    300347 2025 interim p21: "公司全球员工数量达到 10,251 人")."""
+    from router.quote_scope import each_company_first
+
+    tiger = [Passage(text=f"泰格医药 passage {i}", company_id="tigermed", source={"page": i}) for i in range(5)]
+    asym = Passage(text="截至报告期期末，公司员工 9,106 人", company_id="asymchem", source={"page": 13})
+    ordered = each_company_first([*tiger, asym], ["tigermed", "asymchem"])
+    assert ordered[:2] == [tiger[0], asym] and ordered[2:] == tiger[1:]
+    assert each_company_first([*tiger, asym], ["tigermed"]) == [*tiger, asym]
