@@ -14,8 +14,9 @@ from mappings.vocabulary import fold, longest_first, non_gaap_words, not_company
 from router.entities import unknown_subject
 from router.counts import (HEADCOUNT_TERMS, asks_headcount, counted, each_year, headcount_quotes, headcount_span,
                            how_many, prints_count, qualified_count)
-from router.fallback import (consolidated_first, figure_filters, figure_span, generic_reading, labels_of, prints_amount,
+from router.fallback import (consolidated_first, figure_filters, figure_span, labels_of, prints_amount,
                              search_for_figures, span_passage)
+from router.generic_reading import generic_reading
 from router.measure_names import by_reference, measure_passages
 from router.reasons import HINT as REASON_HINT, printed_reasons, reason_passages, why_labels, with_cause
 from router.line_items import (asks_amount, asks_line_item, line_item_passages, measure_labels, other_language_labels,

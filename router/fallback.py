@@ -1,9 +1,7 @@
 """"Answered" means answered. When a metric or ratio question finds no stored row, the search fallback may
 answer only with a passage of a filing (not an earnings call) that prints the metric's own figure: one of its
 labels and a number right after it, in one passage, in a report of the asked year or the next one. Anything else (a
-risk factor that mentions profit, a pension "funded ratio" for a quick ratio) is no answer: the question stays no_data.
-
-Generic words ("profit", 利润) name a metric with the reading stated (``mappings/analysis.yaml``)."""
+risk factor that mentions profit, a pension "funded ratio" for a quick ratio) is no answer: the question stays no_data."""
 
 from __future__ import annotations
 
@@ -11,9 +9,8 @@ import re
 from collections.abc import Callable
 from functools import lru_cache
 
-from mappings.analysis import analysis
 from mappings.vocabulary import longest_first, part_nouns, per_share_sentence_words, simplified_in_place
-from mappings.metrics import display_name, metrics, printed_names, question_labels, ratios
+from mappings.metrics import metrics, printed_names, question_labels, ratios
 from router.respectively import RESPECTIVELY_MORE, RESPECTIVELY_MORE_EN
 from router.bilingual_lines import column_span
 from router.calendar import loosely_named
@@ -146,7 +143,11 @@ _PART_AFTER = re.compile(r"\s+(?:(?:generated|derived|earned|arising)\s+)?(?:of|
 _COMBINED_AFTER = re.compile(r"\s*(?:and|&|及|和|与|與)\s*(?![\d$(]|(?:approximately|about|hk\$|us\$|rmb)\b)[^\W\d_]", re.I)
 
 
-_ASIDE = re.compile(r"\s*[(（][^()（）\d]{0,200}[)）]")
+# an aside without figures right after a label: in brackets, or whose figure it is and of when ("loss per share
+# attributable to equity holders of the Company for the Reporting Period were RMB31.57 cents")
+_ASIDE = re.compile(r"\s*[(（][^()（）\d]{0,200}[)）]|(?:\s+attributable\s+to\s+(?:the\s+)?(?:owners|equity\s+holders|"
+                    r"shareholders|ordinary\s+equity\s+holders)\s+of\s+the\s+(?:company|parent|group|bank))?"
+                    r"(?:\s+for\s+the\s+(?:reporting\s+period|year|period|financial\s+year))(?=\s+(?:was|were|amounted))", re.I)
 
 
 _LABEL_GAP = r"\s+(?:[(（]\s*[\"“”'‘’]?[a-z&]{1,10}[\"“”'‘’]?\s*[)）]\s+)?"
@@ -381,20 +382,3 @@ def search_for_figures(searcher: Callable, plan: QueryPlan, whole_line: bool = F
             if each is None or taken[p.company_id] <= each:
                 found.append(p)
     return found
-
-
-def generic_reading(plan: QueryPlan) -> tuple[QueryPlan, str | None]:
-    """A question that asks for an amount with a generic word ("What was Apple's profit in 2024?") names the
-    metric the vocabulary reads it as; the plan goes to SQL and the reading is stated."""
-    if plan.metrics or not plan.companies or plan.non_gaap or plan.set_aside:  # a measure kept apart: not read
-        return plan, None
-    hit = analysis().generic_metric(plan.question)
-    if hit is None:
-        return plan, None
-    word, metric = hit
-    intent = "comparison" if len(plan.companies) > 1 else (
-        "trend" if plan.last_n_years or len({p.fiscal_year for p in plan.periods}) > 1 else "metric")
-    reading = (f"“{word}” read as {display_name(metric)} "
-               f"({metric})")
-    return plan.model_copy(update={"metrics": [metric], "intent": intent, "route": "sql", "sections": [],
-                                   "notes": [*plan.notes, reading]}), reading

@@ -62,5 +62,5 @@ def test_a_share_of_a_metric_not_stored_is_quoted_as_printed(f):
 def test_a_share_whose_other_side_is_no_metric_is_not_answered_with_the_metric(f, question, aside):
     plan = f.plan(question)
     assert plan.metrics == [] and plan.set_aside == [aside] and plan.route == "search"
-    from router.fallback import generic_reading
+    from router.generic_reading import generic_reading
     assert generic_reading(plan)[0].metrics == []  # nor read back from a generic word ("收入")
