@@ -7,7 +7,7 @@ wrong (another label: the figure a question would get is another part's) or none
 Pages are split in two halves by a hash of their document's name and number: thresholds are chosen on the first half (--half 0) and
 checked on the second (--half 1); both are printed by default.
 
-    python bench/other_language_names.py --home DIR
+    python bench/other_language_names.py --home DIR [--prose]
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ from pathlib import Path
 import duckdb
 
 from mappings.metrics import CJK
-from router.other_language_names import printed_name, row_labels
+from router.other_language_names import printed_name, prose_names, row_labels
 
 _BRACKETED = re.compile(r"([\u4e00-\u9fff]{2,14})[^\S\n]*[（(]([A-Za-z][A-Za-z0-9 &'’/.,-]{2,50})[)）]")
 _SIDE_BY_SIDE = re.compile(r"(?m)^[^\S\n]*([A-Z][A-Za-z &'’/,.-]{2,50}?)[^\S\n]+([\u4e00-\u9fff][\u4e00-\u9fff、]{1,13})[^\S\n]+[\d(（-]")
@@ -41,6 +41,8 @@ def main() -> None:
     ap.add_argument("--home", type=Path, required=True, help="a warehouse home (its warehouse.duckdb pages are read)")
     ap.add_argument("--half", type=int, choices=[0, 1], default=None)
     ap.add_argument("--show-wrong", action="store_true")
+    ap.add_argument("--prose", action="store_true", help="the parts a page names in running text are candidates too "
+                    "(router.other_language_names.prose_names, as a part's question reads them)")
     args = ap.parse_args()
     con = duckdb.connect(str(args.home / "warehouse.duckdb"), read_only=True)
     rows = con.execute("SELECT d.doc_name, p.page, p.text FROM pages p JOIN documents d USING (document_id) "
@@ -55,6 +57,7 @@ def main() -> None:
             continue
         tally[half]["pages"] += 1
         printed = row_labels(text)  # every label the page prints is a candidate, as for a question
+        printed += prose_names(text) if args.prose else []
         english = list(dict.fromkeys([e for e, _ in pairs] + [x for x in printed if not CJK.search(x)]))
         chinese = list(dict.fromkeys([c for _, c in pairs] + [x for x in printed if CJK.search(x)]))
         for e, c in pairs:

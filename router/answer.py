@@ -235,7 +235,7 @@ class Router:
         elif plan.non_gaap:  # a company-defined measure or a part is quoted only where a filing names it
             asked = ", ".join(f"{word} {metric}" for word, metric in plan.non_gaap)
             # a part's row of a breakdown table, with its header; by its name in the filing's language if need be
-            parts = part_row_passages(self.searcher, plan, lambda f: printed_labels(self.con, f))
+            parts = part_row_passages(self.searcher, plan, lambda f, prose=False: printed_labels(self.con, f, prose=prose))
             named = measure_passages(list(passages), plan.non_gaap)
             if not named:  # a quote cut from its unit may leave the part's name out: the units whole, each cut to
                 # the part's name and the sentence that gives its figure by reference

@@ -104,10 +104,37 @@ def row_labels(text: str) -> list[str]:
     return list(dict.fromkeys(out))
 
 
-def printed_labels(con, filters: dict) -> list[str]:
+# a part named in running text by the noun that makes it one ("revenue of water supply plant business was ...",
+# 来自欧洲市场客户收入5.48亿元): the words before the noun, at most PROSE_WORDS of them in English
+PROSE_WORDS = 5
+_PROSE_EN = re.compile(r"((?:[A-Za-z][\w&'’-]*\s+){1,%d})(business|segment|division|customers|clients|market|region)\b" % PROSE_WORDS,
+                       re.I)
+_PROSE_ZH = re.compile(r"([\u4e00-\u9fff]{2,10}?)((?:业务|業務|客户|客戶|板块|板塊|分部|地区|地區|市场|市場)+)")
+_LEAD_ZH = re.compile(r"^(?:来自于?|來自於?|其中|以及|报告期内|報告期內|公司|本集团|本集團|集团|集團|的|及|和|与|與)+")
+
+
+def prose_names(text: str) -> list[str]:
+    """The parts a text names in running text, each with every shorter run of its words before the noun ("revenue of
+    water supply plant business" -> "water supply plant business", "supply plant business" ...): candidates beside
+    :func:`row_labels` for a part's name in the other language."""
+    out = []
+    for m in _PROSE_EN.finditer(text):
+        words = m.group(1).split()
+        out += [" ".join([*words[i:], m.group(2)]) for i in range(len(words)) if words[i].casefold() not in _PROSE_STOP]
+    for m in _PROSE_ZH.finditer(text):
+        head = _LEAD_ZH.sub("", m.group(1))
+        out += [head[i:] + m.group(2) for i in range(len(head) - 1)]
+    return list(dict.fromkeys(n for n in out if len(n) >= 3))
+
+
+_PROSE_STOP = frozenset("a an the of in on at for by to from and or its our their this that which was were is are with as".split())
+
+
+def printed_labels(con, filters: dict, prose: bool = False) -> list[str]:
     """The labels printed on the pages of the documents a search's filters scope (companies, years, report periods):
     the words a part may be printed with in the filings asked about (for a fund without filings of its own, its
-    siblings' that print its name: ``warehouse.lookup.filings_printing``)."""
+    siblings' that print its name: ``warehouse.lookup.filings_printing``); ``prose``: the parts named in running
+    text too (:func:`prose_names`)."""
     filters = lookup.filings_printing(con, filters)
     where, params = ["TRUE"], []
     for column in ("company_id", "document_id", "fiscal_year", "fiscal_period"):
@@ -118,7 +145,8 @@ def printed_labels(con, filters: dict) -> list[str]:
         return []  # no scope: every filing's words are no one filing's names
     texts = con.execute(f"SELECT p.text FROM pages p JOIN documents d USING (document_id) WHERE {' AND '.join(where)}",
                         params).fetchall()
-    return list(dict.fromkeys(label for (text,) in texts for label in row_labels(text or "")))
+    return list(dict.fromkeys(label for (text,) in texts for label in [*row_labels(text or ""),
+                                                                        *(prose_names(text or "") if prose else [])]))
 
 
 def other_language_name(names: list[str], labels: list[str]) -> str | None:

@@ -57,7 +57,9 @@ SENTENCE_GAP_ZH = 32  # in Chinese, when the words between name no other part ("
 SENTENCE_WINDOW = 200  # and its figure within this many characters after that, in the same sentence
 # the metric named first: "... margin for|of|from|in [the] PART", then its figures in brackets or after a verb
 _METRIC_OF_PART = re.compile(r"\s+(?:for|of|from|in|at)\s+(?:the\s+|its\s+|our\s+)?", re.I)
-_PART_FIGURES = re.compile(r"(?:\s*(?:segment|business|division)s?)?\s*(?:\([^()]{0,120}\)|(?:was|were|is|of|amounted\s+to|"
+_PART_FIGURES = re.compile(r"(?:\s*(?:segment|business|division)s?)?(?:\s+(?:for|during|in)\s+the\s+(?:(?:financial\s+)?year|period|"
+                           r"(?:three|six|nine|twelve)\s+months)(?:\s+ended\s+(?:\d{1,2}\s+[a-z]+|[a-z]+\s+\d{1,2},?)\s+(?:19|20)\d\d)?)?"
+                           r"\s*(?:\([^()]{0,120}\)|(?:was|were|is|of|amounted\s+to|"
                            r"reached|totall?ed)\s+(?:approximately\s+|about\s+)?[^\s,;.]*\d[\d,.]*%?(?:\s+(?:million|billion))?)",
                            re.I)
 _METRIC_ROW_HEAD = re.compile(r"[\s•●■◆▪·\-–—*]*(?:segment|total|reportable segment|分部|板块)?\s*$", re.I)
@@ -271,11 +273,12 @@ def part_sentence_span(text: str, name: re.Pattern, labels: list[str], kind: str
 
 
 def part_row_passages(searcher: Callable, plan: QueryPlan,
-                      printed: Callable[[dict], list[str]] | None = None) -> list[Passage]:
+                      printed: Callable[..., list[str]] | None = None) -> list[Passage]:
     """For each part the plan asks about (a qualifier that is no non-GAAP word), the tables of the asked period's
     reports that print its figure, each quoted from its header to the part's row. A part found by none of its names
-    is looked for by the one label ``printed`` on the asked filings' pages that says its name in the other language
-    (:mod:`router.other_language_names`)."""
+    is looked for by the one label ``printed(filters)`` on the asked filings' pages that says its name in the other
+    language (:mod:`router.other_language_names`), then among the parts they name in running text too
+    (``printed(filters, prose=True)``)."""
     if words("share_of").search(fold(plan.question)):
         return []  # a share of the figure is asked: the part's amount is not it, nor the total beside it
     filters = figure_filters(plan)
@@ -306,7 +309,8 @@ def part_row_passages(searcher: Callable, plan: QueryPlan,
         found = _found(evidence, (own, other), labels, kind, years) or _in_group(evidence, own[0], labels, kind)
         if not found and len(pieces := listed(own[0])) > 1:  # "冷冻设备和罐式集装箱的毛利率": each part's row
             found = [q for piece in pieces for q in _found(evidence, (part_names(piece)[0],), labels, kind, years)[:1]]
-        if not found and printed is not None and (label := other_language_name(own, printed(filters))):
+        if not found and printed is not None and (label := other_language_name(own, printed(filters)) or other_language_name(
+                own, printed(filters, prose=True))):  # (the parts named in running text: only where no row names it)
             query = plan.model_copy(update={"sections": [], "question": " ".join([plan.question, label, names])})
             found = _found([*searcher(query, filters, whole=True), *evidence], ([simplified_in_place(label)],), labels, kind,
                            years)

@@ -81,3 +81,29 @@ def test_an_english_question_reads_a_chinese_reports_part(sifang):
 
 def test_of_which_is_no_word_of_a_rows_label():
     assert row_labels("其中：零售金融业务 1,234 5,678") == ["零售金融业务"]
+
+
+@pytest.mark.parametrize("market, name, number, asked, printed", [
+    # 8169_ecotek_2021_annual-mda-extract p1 (English only): "The revenue of water supply plant business for the year
+    # ended 31 October 2021 was HK31,252,000"
+    ("hk", "8169_ecotek_2021_annual-mda-extract.pdf", 1, "供水厂业务", "water supply plant business"),
+    # 002821_kailaiying_2025_interim p11 (Chinese only): "来自欧洲市场客户收入 5.48 亿元"
+    ("cn", "002821_kailaiying_2025_interim.pdf", 11, "european customers", "欧洲市场客户"),
+])
+def test_a_part_named_in_running_text_is_found_in_the_other_language(market, name, number, asked, printed):
+    from router.other_language_names import prose_names
+
+    text = corpus_page(market, name, number)
+    wanted = [label for label in prose_names(text) if bool(CJK.search(label)) != bool(CJK.search(asked))]
+    assert printed in wanted and printed_name(asked, wanted) == printed
+
+
+def test_a_parts_sentence_may_name_its_period_before_the_figure():
+    """8169_ecotek_2021_annual-mda-extract p1: the metric, the part, then "for the year ended 31 October 2021 was"."""
+    from router.fallback import labels_of
+    from router.part_names import flexible
+    from router.part_rows import part_sentence_span
+
+    text = corpus_page("hk", "8169_ecotek_2021_annual-mda-extract.pdf", 1)
+    span = part_sentence_span(text, flexible("water supply plant business"), labels_of("revenue"), "money")
+    assert span is not None and " ".join(text[span[0]: span[1]].split()).endswith("was HK31,252,000,")
