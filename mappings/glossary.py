@@ -80,7 +80,23 @@ def _dictionary() -> dict[str, tuple[frozenset[str], ...]]:
                 plain = " ".join(re.sub(r"\([^)]*\)|\|?[\u3400-\u9fff]+(?:\[[^\]]*\])?", " ", first).split())
                 for word in {traditional, simplified}:
                     _FIRST_GLOSS.setdefault(word, plain)
+    for word, glosses in _extra().items():  # senses filings use that the dictionary lacks
+        stems = {reading for g in glosses for reading in _gloss_stems(str(g))}
+        out.setdefault(word, set()).update(stems)
+        _FIRST_GLOSS.setdefault(word, str(glosses[0]))
     return {word: tuple(glosses) for word, glosses in out.items()}
+
+
+def _extra() -> dict[str, list[str]]:
+    """``mappings/glossary_extra.yaml``: each word's glosses (Simplified and Traditional forms both)."""
+    from mappings.metrics import load_yaml
+    from mappings.vocabulary import to_simplified
+
+    out: dict[str, list[str]] = {}
+    for word, glosses in (load_yaml("glossary_extra.yaml") or {}).items():
+        for form in {str(word), to_simplified(str(word))}:
+            out.setdefault(form, []).extend(str(g) for g in glosses)
+    return out
 
 
 @lru_cache(maxsize=65536)

@@ -197,7 +197,7 @@ class Router:
         # (a line item asked in the language the filings do not print: its label as they print it, too)
         other = other_language_labels(plan, labels, lambda f: printed_labels(self.con, f), self.searcher)
         if labels:
-            item = statement_items.answer_parts(self.con, plan, labels + other)
+            item = statement_items.answer_parts(self.con, plan, labels, other)
             fact = None if item is not None else xbrl_items.answer_parts(self.con, plan, labels + other)  # its own fact
             if item is not None or fact is not None:
                 item = item or fact

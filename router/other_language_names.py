@@ -87,7 +87,10 @@ def printed_name(asked: str, labels: list[str]) -> str | None:
     best = scored[0][1]
     # a fuller label that holds the best one and is as good a name is the row's whole label ("分部業績" for "業績")
     best = max((label for score, label in scored if score >= MIN_SCORE and best in label), key=len)
-    close = [label for score, label in scored[1:] if score > scored[0][0] - MARGIN and label not in best]
+    # (a label that says every word of the name and whose words the name says every one of is not in doubt beside
+    # labels that say less: only another such label is close)
+    margin = 0.0 if scored[0][0] >= 1.0 else MARGIN
+    close = [label for score, label in scored[1:] if score >= scored[0][0] - margin and label not in best]
     return None if close else best
 
 

@@ -183,11 +183,13 @@ class ItemAnswer:
     deductions: bool = False  # a figure printed in parentheses, kept with its printed sign
 
 
-def answer_parts(con: duckdb.DuckDBPyConnection, plan: QueryPlan, labels: list[str]) -> ItemAnswer | None:
+def answer_parts(con: duckdb.DuckDBPyConnection, plan: QueryPlan, labels: list[str],
+                 other: list[str] = ()) -> ItemAnswer | None:
     """The answer text, rows and quoted lines for the plan's line item of its one company, or None when no stored
-    statement row of an asked period is the item."""
+    statement row of an asked period is the item (``other``: its label as the filings print it in the other
+    language, 财务费用 for "finance expenses")."""
     company, name = plan.companies[0].company_id, plan.companies[0].matched
-    items = stored_items(con, company, as_asked(plan.question, labels))
+    items = stored_items(con, company, [*as_asked(plan.question, labels), *other])
     if not items:  # asked by the Chinese label of a bilingual statement that stored its English one
         items = stored_items(con, company, labels_printed_beside(con, company, labels, tuple(STATEMENTS)))
     chosen = choose(items, plan)

@@ -102,3 +102,20 @@ def test_a_funds_row_is_read_under_its_own_name_not_its_siblings(amundi):
     assert "amundi_hk35_etf" not in seen or seen.index("amundi_hk35_etf") > seen.index("amundi_a50_etf")
     other = amundi.ask("Amundi Hang Seng HK 35 Index ETF net asset value per unit at 30 September 2021?")
     assert " ".join(other.passages[0].text.split()).endswith("Net asset value per unit 21.0504 17.8923")
+
+
+@pytest.fixture(scope="module")
+def wuxi_q1(tmp_path_factory):
+    with opened_home(tmp_path_factory, "chinese_only_statements", [("cn", "603259_yaomingkangde_2025_q1.pdf")],
+                     dense=False) as fx:
+        yield fx
+
+
+def test_an_english_line_item_is_read_from_a_chinese_statements_row(wuxi_q1):
+    """603259_yaomingkangde_2025_q1 p10, 合并利润表: "财务费用 71,608,394.08 -424,361,845.90" (元). Asked in English, the
+    row its statement stored under the Chinese label answers, exact and cited."""
+    answer = wuxi_q1.ask("What were WuXi AppTec's finance expenses in the first quarter of 2025?")
+    assert answer.status == "answered" and answer.rows
+    row = answer.rows[0]
+    assert row.value == "71608394.08" and row.currency == "CNY" and row.source["page"] == 10
+    assert row.original_label == "财务费用"

@@ -107,3 +107,16 @@ def test_a_parts_sentence_may_name_its_period_before_the_figure():
     text = corpus_page("hk", "8169_ecotek_2021_annual-mda-extract.pdf", 1)
     span = part_sentence_span(text, flexible("water supply plant business"), labels_of("revenue"), "money")
     assert span is not None and " ".join(text[span[0]: span[1]].split()).endswith("was HK31,252,000,")
+
+
+def test_senses_filings_use_that_the_dictionary_lacks():
+    """mappings/glossary_extra.yaml: 试验 is a (clinical) trial, 财务费用 finance expenses, 在手订单 a backlog."""
+    assert name_score("临床试验技术服务", "clinical trial technology services") == 1.0
+    assert name_score("财务费用", "finance expenses") == 1.0 and name_score("在手订单", "backlog") == 1.0
+
+
+def test_a_label_that_says_the_name_whole_is_not_doubted_beside_fragments():
+    # fragments of longer labels a page's text layer cut ("衍生金融资产" as "生金融资") say less of the name
+    assert printed_name("finance expenses", ["财务费用", "生金融资", "动金融资"]) == "财务费用"
+    # two labels that each say it whole are two readings: neither is taken
+    assert printed_name("finance expenses", ["财务费用", "融资费用"]) is None
