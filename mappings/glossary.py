@@ -14,6 +14,8 @@ from functools import lru_cache
 from importlib.util import find_spec
 from pathlib import Path
 
+from mappings.vocabulary import to_simplified
+
 _GLOSS_WORDS = 3  # a gloss of more content words is an explanation, not a translation
 _LONGEST = 8  # the dictionary's words looked for are at most this many characters
 _WORD = re.compile(r"[a-z][a-z'’-]*[a-z]|[a-z0-9]+")
@@ -125,3 +127,44 @@ def english_glosses(name: str) -> list[str]:
     _dictionary()
     return list(dict.fromkeys(_FIRST_GLOSS[word] for word, glosses in chinese_words(name)
                               if glosses and _FIRST_GLOSS.get(word)))
+
+
+REVERSE_EACH = 2  # Chinese words per English phrase (the shortest first: the plain word, not a compound of it)
+
+
+@lru_cache(maxsize=1)
+def _reverse() -> dict[str, list[str]]:
+    """Each first gloss of two words or more, or of a word of ``glossary_extra.yaml`` (lower case, plain) -> the
+    Chinese words (Simplified, two characters or more) it is the first sense of."""
+    _dictionary()
+    extra = {w for word in _extra() for w in (word, to_simplified(word))}
+    out: dict[str, list[str]] = {}
+    for word, gloss in _FIRST_GLOSS.items():
+        gloss = gloss.casefold().strip()
+        # (one English word has many Chinese words it is the first sense of: only a phrase, or a sense filings use)
+        if len(word) >= 2 and re.fullmatch(r"[\u4e00-\u9fff]+", word) and word == to_simplified(word) and (
+                " " in gloss or word in extra):
+            out.setdefault(gloss, []).append(word)
+    for word, glosses in _extra().items():  # each sense a filing uses, not only the first
+        for gloss in glosses:
+            if len(word) >= 2 and word == to_simplified(word) and word not in out.get(gloss.casefold(), []):
+                out.setdefault(gloss.casefold(), []).append(word)
+    return {g: sorted(ws, key=len)[:REVERSE_EACH] for g, ws in out.items()}
+
+
+def chinese_for(text: str) -> list[str]:
+    """An English text's phrases in Chinese: the longest runs of its words (up to three) that are some Chinese word's
+    first gloss ("backlog" -> 在手订单, "clinical trial" -> 临床试验), for searching pages printed in Chinese with an
+    English question's words."""
+    tokens = re.findall(r"[a-z][a-z'’-]*", text.casefold())
+    out, at = [], 0
+    while at < len(tokens):
+        for size in (3, 2, 1):
+            phrase = " ".join(tokens[at: at + size])
+            if len(tokens[at: at + size]) == size and phrase not in _STOP and (found := _reverse().get(phrase)):
+                out += found
+                at += size
+                break
+        else:
+            at += 1
+    return list(dict.fromkeys(out))

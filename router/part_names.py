@@ -159,3 +159,22 @@ def ends_at_part(text: str, qualifier: str) -> bool:
     bare = re.sub(r"[（(]\d{1,2}[)）]|\s+", " ", last).strip()
     return not _FIGURE.search(re.sub(r"[（(]\d{1,2}[)）]", "", last)) and any(
         flexible(n).fullmatch(bare) or flexible(n).search(bare) and len(bare) <= HEADING_MAX for n in _bare_names(qualifier))
+
+
+_INITIALS_SKIP = frozenset({"and", "of", "the", "&", "for"})
+
+
+def spelled_by(abbreviation: str, labels: list[str]) -> str | None:
+    """The one label whose words' initials spell an abbreviation as asked ("QFNA": "Quaker Foods North America"; the
+    words "and" / "of" / "the" may be left out of it), or None (none, or two that do)."""
+    if not re.fullmatch(r"[A-Za-z]{2,6}", abbreviation):
+        return None
+    wanted = abbreviation.casefold()
+    found = set()
+    for label in labels:
+        words = re.findall(r"[A-Za-z&]+", label)
+        full = "".join(w[0] for w in words).casefold()
+        plain = "".join(w[0] for w in words if w.casefold() not in _INITIALS_SKIP).casefold()
+        if len(words) >= 2 and wanted in (full, plain):
+            found.add(label)
+    return found.pop() if len(found) == 1 else None

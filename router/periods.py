@@ -112,7 +112,9 @@ def _cn_small(word: str) -> int:
 def cn_numerals(text: str) -> str:
     """Dates written in Chinese numerals, as HK reports and some questions do, in digits: 二〇二四年 -> 2024年, and a
     month and day after a year: 二零二五年三月三十一日 -> 2025年3月31日 (the planner reads the question so)."""
-    text = re.sub(r"([〇零○Ｏ一二三四五六七八九]{4})(?=\s?年)", lambda m: "".join(_CN_DIGIT[c] for c in m.group(1)), text)
+    # (a space before a year that a code's digits or letters print against: "00328二〇二三年" is 00328 and 2023年)
+    text = re.sub(r"([\dA-Za-z]?)([〇零○Ｏ一二三四五六七八九]{4})(?=\s?年)",
+                  lambda m: (m.group(1) + " " if m.group(1) else "") + "".join(_CN_DIGIT[c] for c in m.group(2)), text)
     small = r"([一二三四五六七八九]?十[一二三四五六七八九]?|[一二三四五六七八九])"
     return re.sub(r"(\d{4}\s?年\s?)" + small + r"\s?月(?:\s?" + small + r"\s?日)?",
                   lambda m: f"{m.group(1)}{_cn_small(m.group(2))}月" + (f"{_cn_small(m.group(3))}日" if m.group(3) else ""),
@@ -185,6 +187,11 @@ def find_periods(question: str) -> tuple[list[PeriodRef], int | None]:
     for m in re.finditer(r"\b(?:as\s+of|as\s+at|at(?:\s+the)?\s+end\s+of|end\s+of)\s+" + _MONTH + r",?\s+" + _YEAR + r"\b",
                          text, re.I):
         add(m, None, None, period_end=_month_end(int(m.group(2)), _MONTHS[m.group(1).lower()]), instant=True)
+    # ... and as analysts shorten it: "end-September 2025", "end September 2025", "September-end 2025"
+    for m in re.finditer(r"\bend[-\s]" + _MONTH + r",?\s+" + _YEAR + r"\b|\b" + _MONTH + r"[-\s]end,?\s+" + _YEAR + r"\b",
+                         text, re.I):
+        month, year = (m.group(1), m.group(2)) if m.group(1) else (m.group(3), m.group(4))
+        add(m, None, None, period_end=_month_end(int(year), _MONTHS[month.lower()]), instant=True)
     # 2. instants named by a period end; a range of year ends first (2020-2022年末, 2020年至2022年末: each year's end)
     for m in re.finditer(_YEAR + r"\s?年?\s?(?:-|–|—|~|至|到)\s?" + _YEAR + r"\s?(?:年|财年|財年)?\s?(?:末|底|年末|年底)", text):
         a, b = int(m.group(1)), int(m.group(2))
@@ -198,8 +205,9 @@ def find_periods(question: str) -> tuple[list[PeriodRef], int | None]:
         (r"\b" + _YEAR + r"\s+(?:fiscal\s+)?year[- ]end\b", lambda m: (int(m.group(1)), "FY")),
         (r"\b(?:at\s+)?(?:the\s+)?end\s+of\s+(?:the\s+)?(first|second|third|fourth|1st|2nd|3rd|4th)\s+(?:fiscal\s+)?quarter\s+"
          r"(?:of\s+)?(?:fiscal\s+(?:year\s+)?|FY\s?)?" + _YEAR, lambda m: (int(m.group(2)), f"Q{_ORD[m.group(1).lower()]}")),
-        (r"\b(?:at\s+)?(?:the\s+)?end\s+of\s+Q([1-4])\s?(?:FY\s?|fiscal\s+)?'?((?:19|20)\d\d|\d\d)\b",
+        (r"\b(?:at\s+)?(?:the\s+)?end(?:\s+of\s+|-)Q([1-4])\s?(?:FY\s?|fiscal\s+)?'?((?:19|20)\d\d|\d\d)\b",
          lambda m: (_year(m.group(2)), f"Q{m.group(1)}")),
+        (r"\b(?:at\s+)?end-((?:19|20)\d\d)\b", lambda m: (int(m.group(1)), "FY")),  # "end-2024": the year's end
         (_YEAR + r"\s?(?:年|财年|財年)?\s?(?:末|底|年末|年底)", lambda m: (int(m.group(1)), "FY")),
         (_YEAR + r"\s?年?\s?(?:第\s?)?([一二三四1-4])\s?季度?末", lambda m: (int(m.group(1)), f"Q{_num(m.group(2))}")),
         (_YEAR + r"\s?年?\s?(?:半年末|半年度末|中期末|上半年末|年中)", lambda m: (int(m.group(1)), "H1")),

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import re
 
-from mappings.glossary import english_glosses
+from mappings.glossary import chinese_for, english_glosses
 from mappings.metrics import CJK, printed_names
 from mappings.vocabulary import filter_words, fold, section_words, words
 from schema.models import QueryPlan
@@ -77,10 +77,12 @@ def topic_run(run: str) -> str:
 
 
 def other_language_words(plan: QueryPlan) -> str:
-    """The question's metrics and what it asks for, in the language it is not written in; for a Chinese question, its
-    topic words too, each by its dictionary gloss (合约销售的平均售价: "... average selling price")."""
+    """The question's metrics and what it asks for, in the language it is not written in; its topic words too: a
+    Chinese question's each by its dictionary gloss (合约销售的平均售价: "... average selling price"), an English one's
+    phrases that are a Chinese word's sense (:func:`mappings.glossary.chinese_for`)."""
     topic = "".join(topic_run(run) for run in CJK_RUN.findall(content_query(plan))) if CJK.search(plan.question) else ""
-    glossed = " ".join(english_glosses(topic)) if topic else ""
+    # (an English question's phrases that are a Chinese word's sense: "backlog" 在手订单, "clinical trial" 临床试验)
+    glossed = " ".join(english_glosses(topic)) if topic else " ".join(chinese_for(content_query(plan)))
     return " ".join(filter(None, (other_language_names(plan), asking_words(plan), glossed)))
 
 

@@ -26,6 +26,7 @@ from dataclasses import dataclass
 from mappings.companies import alias_key, normalise_code
 from mappings.metrics import metrics, question_labels, ratios
 from mappings.vocabulary import ambiguous_metric_words, fold, generic_company_words, readings
+from warehouse.lookup import filings_printing
 
 YEARS = (2023, 2024)
 _CN_Q = {1: "一", 2: "二", 3: "三", 4: "四"}
@@ -164,6 +165,9 @@ def period_phrases(fye: int, market: str) -> list[tuple[str, str, tuple, bool | 
                         (f"year-to-date through Q{q} fiscal {y}", f"{y}年年初至第{_CN_Q[q]}季度末", (y, ytd), True)]
             instant = "FY" if q == 4 else ("H1" if q == 2 and market != "US" else f"Q{q}")
             out.append((f"as of {_en_date(end)}", f"{end.year}年{end.month}月{end.day}日", (y, instant), None))
+            if q in (2, 3):  # a month's end as analysts shorten it ("at end-September 2025", 2025年9月末)
+                out.append((f"at end-{calendar.month_name[end.month]} {end.year}", f"{end.year}年{end.month}月末",
+                            (y, instant), None))
             if q in (2, 4):  # the same dates in Chinese numerals (截至二〇二五年三月三十一日止年度)
                 out += [(f"the {span} ended {_en_date(end)}",
                          f"截至{_cn_date(end)}止" + ("六个月" if q == 2 else "年度"), (y, ytd), None),
@@ -205,6 +209,10 @@ def grid(con) -> list[Case]:
     for cid in forms:
         row = con.execute("SELECT fiscal_year_end_month FROM documents WHERE company_id = ? AND fiscal_year_end_month "
                           "IS NOT NULL GROUP BY 1 ORDER BY count(*) DESC, 1 LIMIT 1", [cid]).fetchone()
+        if row is None:  # a fund without filings of its own keeps the year of the filings that print it (its trust's)
+            printing = filings_printing(con, {"company_id": [cid]}).get("document_id") or []
+            row = con.execute("SELECT fiscal_year_end_month FROM documents WHERE document_id IN (SELECT unnest(?)) AND "
+                              "fiscal_year_end_month IS NOT NULL LIMIT 1", [printing]).fetchone()
         market = con.execute("SELECT market FROM securities WHERE company_id = ? ORDER BY market = 'HK', stock_code "
                              "LIMIT 1", [cid]).fetchone()
         calendars[cid] = (row[0] if row else 12, market[0] if market else "US")

@@ -359,3 +359,16 @@ def test_a_row_with_a_text_column_under_a_titled_table():
     # words around one figure are a sentence, not a text column
     sentence = "Significant Product Revenues\nVyndaqel family revenues grew 41% to 782 in the quarter\n"
     assert part_row_span(sentence, _flexible("vyndaqel family"), labels_of("revenue"), "money") is None
+
+
+def test_a_part_asked_by_its_abbreviation_is_the_row_it_spells():
+    """PEPSICO_2023Q1_EARNINGS p5 prints its divisions' rows: "Frito-Lay North America $ 1,599", "Quaker Foods North
+    America 188", "PepsiCo Beverages North America ...", "Latin America", "Europe"."""
+    from router.other_language_names import row_labels
+    from router.part_names import spelled_by
+
+    labels = row_labels(corpus_page("us", "PEPSICO_2023Q1_EARNINGS.pdf", 5))
+    assert spelled_by("QFNA", labels) == "Quaker Foods North America"
+    assert spelled_by("PBNA", labels) == "PepsiCo Beverages North America"
+    assert spelled_by("FLNA", ["Frito-Lay North America", "Latin America"]) == "Frito-Lay North America"
+    assert spelled_by("XYZ", labels) is None and spelled_by("Quaker", labels) is None
