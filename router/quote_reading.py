@@ -22,6 +22,9 @@ _NO_OUTLOOK = re.compile(r"expected\s+credit\s+loss(?:es)?|预期信用损失|ex
 _SENTENCE = re.compile(r"[.!?。；](?=\s|$)")
 _CHINESE_STOP = re.compile(r"[。；！？]|\n\s*\n")  # a Chinese sentence's end, or a paragraph's
 _MID_SENTENCE = re.compile(r"[\u4e00-\u9fff，、（]\s*$")  # a quote that ends inside a Chinese sentence
+# ... or inside an English one: at a semicolon or comma of a list, or at the word that joins its items
+_MID_SENTENCE_EN = re.compile(r"[A-Za-z)][;,]\s*$|\b(?:and|or)\s*$")
+_ENGLISH_STOP = re.compile(r"[.!?](?=\s|$)|\n\s*\n")
 FOLLOW = 300  # a quote that announces what a filing expects is read on to its figure: at most this many characters
 LOOK_BACK = 300  # characters of the page before a quote read with it to tell guidance from what was reported
 _RANGE = re.compile(r"\$\s?\d[\d.,]*\s*(?:[–—-]|to)\s*\$\s?\d|\bmid-?point\b", re.I)  # "$10.45 – $10.65"
@@ -56,10 +59,13 @@ def _read_to(p: Passage, page: str, stop: int) -> Passage:
 
 
 def to_sentence_end(p: Passage, page_text: PageText) -> Passage:
-    """A quote that stops inside a Chinese sentence (its search unit was cut there: "本集團之溢利分別約" / "41,463,000港元
-    及約56,018,000港元，..."), read on along its page to the sentence's end (at most FOLLOW characters)."""
-    page = _page_of(p, page_text) if _MID_SENTENCE.search(p.text) else None
-    stop = _CHINESE_STOP.search(page, p.source["char_end"], p.source["char_end"] + FOLLOW) if page else None
+    """A quote that stops inside a sentence (its search unit was cut there: "本集團之溢利分別約" / "41,463,000港元
+    及約56,018,000港元，...", "This was mainly due to (1) increases in ... expenses;" / "and (2) ..."), read on along its
+    page to the sentence's end (at most FOLLOW characters)."""
+    english = bool(_MID_SENTENCE_EN.search(p.text))
+    page = _page_of(p, page_text) if english or _MID_SENTENCE.search(p.text) else None
+    stop = (_ENGLISH_STOP if english else _CHINESE_STOP).search(page, p.source["char_end"], p.source["char_end"] + FOLLOW) \
+        if page else None
     if stop is None or page[stop.start()] == "\n":
         return p
     return _read_to(p, page, stop.end())
@@ -149,7 +155,7 @@ def read_on(p: Passage, page_text: PageText, why: bool) -> Passage:
     """A quote read on along its page where it stops short: inside a Chinese sentence, before the table it announces,
     and for a why question before the cause of the change it gives."""
     p = with_table(to_sentence_end(p, page_text), page_text)
-    return with_reason(p, page_text) if why else p
+    return to_sentence_end(with_reason(p, page_text), page_text) if why else p  # (a cause's list read whole)
 
 
 def on_to_figure(p: Passage, page_text: PageText) -> Passage:

@@ -147,3 +147,17 @@ def test_a_table_whose_heading_lines_carry_note_marks_and_abbreviations_is_read_
     assert "Walmart International Total 5,566 274,420" in read.text
     assert read.text.rstrip().endswith("Total Company 10,771 1,052,720")  # the note under it is no row
     assert text[read.source["char_start"]: read.source["char_end"]] == read.text
+
+
+def test_a_quote_cut_inside_an_english_list_of_causes_is_read_to_its_end():
+    """1678_chinacreative_2019_annual p10: "This was mainly due to (1) increases in selling and distribution expenses, and
+    administrative and other operating expenses; and (2) the net loss arising on deconsolidation of subsidiaries of
+    RMB1,329.1 million." A quote that stops at the semicolon reads on to the sentence's end."""
+    text = corpus_page("hk", "1678_chinacreative_2019_annual.pdf", 10)
+    start = text.index("This was mainly due to (1)")
+    cut = quote(text, start, text.index("operating expenses;", start) + len("operating expenses;"))
+    read = to_sentence_end(cut, lambda _d, _p: text)
+    assert " ".join(read.text.split()).endswith("deconsolidation of subsidiaries of RMB1,329.1 million.")
+    assert text[read.source["char_start"]: read.source["char_end"]] == read.text
+    whole = quote(text, start, read.source["char_end"])
+    assert to_sentence_end(whole, lambda _d, _p: text) == whole  # a whole sentence stays as it is
