@@ -9,7 +9,7 @@ import re
 from collections.abc import Callable
 from functools import lru_cache
 
-from mappings.vocabulary import longest_first, part_nouns, per_share_sentence_words, simplified_in_place
+from mappings.vocabulary import longest_first, part_nouns, per_share_sentence_words, simplified_in_place, with_same_words_zh
 from mappings.metrics import metrics, printed_names, question_labels, ratios
 from router.respectively import RESPECTIVELY_MORE, RESPECTIVELY_MORE_EN
 from router.bilingual_lines import column_span
@@ -45,7 +45,8 @@ def labels_of(metric: str) -> list[str]:
         return []
     words += [label for label, mid in question_labels().items() if mid == metric]  # as statements print it
     out = {w.casefold().strip() for w in words if w and len(w.strip()) >= 3 or (w and _CJK.search(w))}
-    return longest_first(out)
+    # (a Chinese label as filings also print it: 归属母公司所有者的净利润 without its 于)
+    return longest_first({v for w in out for v in (with_same_words_zh(w) if _CJK.search(w) else [w])})
 
 
 @lru_cache(maxsize=1)

@@ -25,6 +25,7 @@ _MID_SENTENCE = re.compile(r"[\u4e00-\u9fff，、（]\s*$")  # a quote that ends
 # ... or inside an English one: at a semicolon or comma of a list, or at the word that joins its items
 _MID_SENTENCE_EN = re.compile(r"[A-Za-z)][;,]\s*$|\b(?:and|or)\s*$")
 _ENGLISH_STOP = re.compile(r"[.!?](?=\s|$)|\n\s*\n")
+_NEXT_ITEM = re.compile(r"\s*(?:[②③④⑤⑥⑦⑧⑨⑩]|[（(][二三四五六七八九2-9][)）]|[2-9][、.)）])")  # a list's next item
 FOLLOW = 300  # a quote that announces what a filing expects is read on to its figure: at most this many characters
 LOOK_BACK = 300  # characters of the page before a quote read with it to tell guidance from what was reported
 _RANGE = re.compile(r"\$\s?\d[\d.,]*\s*(?:[–—-]|to)\s*\$\s?\d|\bmid-?point\b", re.I)  # "$10.45 – $10.65"
@@ -63,9 +64,15 @@ def to_sentence_end(p: Passage, page_text: PageText) -> Passage:
     及約56,018,000港元，...", "This was mainly due to (1) increases in ... expenses;" / "and (2) ..."), read on along its
     page to the sentence's end (at most FOLLOW characters)."""
     english = bool(_MID_SENTENCE_EN.search(p.text))
-    page = _page_of(p, page_text) if english or _MID_SENTENCE.search(p.text) else None
-    stop = (_ENGLISH_STOP if english else _CHINESE_STOP).search(page, p.source["char_end"], p.source["char_end"] + FOLLOW) \
-        if page else None
+    listed = bool(re.search(r"[；;]\s*$", p.text))  # a list's item ends it: read on when the next item follows
+    page = _page_of(p, page_text) if english or listed or _MID_SENTENCE.search(p.text) else None
+    if page is not None and listed and not english:
+        if not _NEXT_ITEM.match(page, p.source["char_end"]):
+            return p
+        stop = re.compile(r"。|\n\s*\n").search(page, p.source["char_end"], p.source["char_end"] + 2 * FOLLOW)
+    else:
+        stop = (_ENGLISH_STOP if english else _CHINESE_STOP).search(page, p.source["char_end"],
+                                                                    p.source["char_end"] + FOLLOW) if page else None
     if stop is None or page[stop.start()] == "\n":
         return p
     return _read_to(p, page, stop.end())
