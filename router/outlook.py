@@ -16,7 +16,7 @@ import duckdb
 
 from mappings.vocabulary import fold, words
 from router.fallback import figure_span
-from router.quote_reading import PageText, looks_ahead, on_to_figure
+from router.quote_reading import PageText, looks_ahead, on_to_figure, page_of
 from schema.models import Passage
 
 FOLLOW = 300  # characters of the page after (or before) a quote its read on (or back) may take in
@@ -24,14 +24,6 @@ MORE_SENTENCES = 2  # outlook sentences read on after a quote's last one
 _SENTENCE_END = re.compile(r"[.!?](?=\s|$)|[。；！？]")
 # a sentence that refers back to what the text above says (上述提及的 2025年全年经营业绩展望, "The foregoing outlook")
 _REFERS_BACK = re.compile(r"^\s*(?:上述|前述|上文|以上|上列|the\s+(?:foregoing|above|aforementioned)\b)", re.I)
-
-
-def _page_span(p: Passage, page_text: PageText) -> str | None:
-    start, end = p.source.get("char_start"), p.source.get("char_end")
-    if start is None or end is None:
-        return None
-    page = page_text(p.source.get("document_id"), p.source.get("page")) or ""
-    return page if page[start:end] == p.text else None
 
 
 def _with_span(p: Passage, page: str, start: int, end: int) -> Passage:
@@ -54,7 +46,7 @@ def with_outlook(p: Passage, page_text: PageText) -> Passage:
     most MORE_SENTENCES, each with a figure and an outlook word); a quote that refers back to the outlook above it read
     back from its start through the sentences before it (within FOLLOW characters, to a sentence's start)."""
     p = on_to_figure(p, page_text)
-    page = _page_span(p, page_text)
+    page = page_of(p, page_text)
     if page is None:
         return p
     start, end = p.source["char_start"], p.source["char_end"]

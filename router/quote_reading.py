@@ -41,7 +41,7 @@ def names_quarter(text: str, quarters: set[str]) -> bool:
                for q in quarters if q in _QUARTER_WORDS)
 
 
-def _page_of(p: Passage, page_text: PageText) -> str | None:
+def page_of(p: Passage, page_text: PageText) -> str | None:
     """The text of a quote's page, when the quote is an exact span of it (else there is nothing to read on along)."""
     start, end = p.source.get("char_start"), p.source.get("char_end")
     if start is None or end is None:
@@ -65,7 +65,7 @@ def to_sentence_end(p: Passage, page_text: PageText) -> Passage:
     page to the sentence's end (at most FOLLOW characters)."""
     english = bool(_MID_SENTENCE_EN.search(p.text))
     listed = bool(re.search(r"[；;]\s*$", p.text))  # a list's item ends it: read on when the next item follows
-    page = _page_of(p, page_text) if english or listed or _MID_SENTENCE.search(p.text) else None
+    page = page_of(p, page_text) if english or listed or _MID_SENTENCE.search(p.text) else None
     if page is not None and listed and not english:
         if not _NEXT_ITEM.match(page, p.source["char_end"]):
             return p
@@ -81,7 +81,7 @@ def to_sentence_end(p: Passage, page_text: PageText) -> Passage:
 def with_reason(p: Passage, page_text: PageText) -> Passage:
     """A quote that gives a change without its cause, read on along its page to the end of the next sentence when that
     one gives it (:func:`router.reasons.with_cause`: "... an increase of 95%. The current year benefited from ...")."""
-    page = _page_of(p, page_text)
+    page = page_of(p, page_text)
     if page is None:
         return p
     return _read_to(p, page, with_cause(page, p.source["char_start"], p.source["char_end"])[1])
@@ -113,7 +113,7 @@ def with_table(p: Passage, page_text: PageText) -> Passage:
     in_table = len(lines) > 1 and all(_TABLE_LINE.fullmatch(x) for x in lines[-2:]) and bool(
         _FIGURES_LINE.search(lines[-1])) and not re.search(r"[。.;；!?！？]\s*$", lines[-1])
     announces = re.search(r"[:：]\s*$", p.text) or _HEADING_END.search(p.text) or in_table
-    page = _page_of(p, page_text) if announces else None
+    page = page_of(p, page_text) if announces else None
     if page is None:
         return p
     stop = at = p.source["char_end"]
@@ -142,7 +142,7 @@ def with_years(p: Passage, page_text: PageText) -> Passage:
     """A printed row of several years' figures ("Free cash flow (2,019,659) (1,659,755) (920,557) ..."), read from the
     line of years above it in its table ("2017 2016 2015 2014 2013"), so that each figure's year is seen; as it is
     when no such line is within YEARS_ABOVE lines above it on its page."""
-    page = _page_of(p, page_text)
+    page = page_of(p, page_text)
     if page is None or "\n" in p.text.strip() or len(_ROW_FIGURE.findall(p.text)) < 2:
         return p  # (a row of one figure, or a sentence, has no columns of years)
     start = p.source["char_start"]
@@ -170,7 +170,7 @@ def on_to_figure(p: Passage, page_text: PageText) -> Passage:
     its page to the first that gives one; else as it is."""
     ends = [m.end() for m in _SENTENCE.finditer(p.text.rstrip()[:-1])]
     last = p.text[ends[-1] if ends else 0:]  # the quote's last sentence
-    page = None if re.search(r"\d", last) or not words("outlook").search(fold(last)) else _page_of(p, page_text)
+    page = None if re.search(r"\d", last) or not words("outlook").search(fold(last)) else page_of(p, page_text)
     if page is None:
         return p
     end = p.source["char_end"]
