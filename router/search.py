@@ -34,7 +34,7 @@ from mappings.statements import statements, statements_named
 from mappings.vocabulary import fold, form_words, words
 from schema import limits
 from schema.errors import FilingsError
-from mappings.metrics import CJK
+from mappings.metrics import CJK, printed_names
 from router.search_result import SearchResult
 from router.search_words import content_query, other_language_words  # noqa: F401  (content_query: public)
 from schema.models import QueryPlan
@@ -308,7 +308,7 @@ class SearchPipeline:
         it asks (an English-only model reads a Chinese question's meaning from them; BM25 finds the pages' words)."""
         keywords = content_query(plan)
         if not plan.companies or self.written_in(plan):
-            return plan.question, keywords
+            return plan.question, _with_printed_names(plan, keywords)
         other = other_language_words(plan)
         return f"{other} {plan.question}".strip(), f"{keywords} {other}".strip()
 
@@ -374,6 +374,15 @@ def speaker_prior(hits: list[Hit], weights: dict[str, float] | None = None) -> l
     for h in hits:
         h.score *= weights.get(h.payload.get("speaker"), 1.0)
     return sorted(hits, key=lambda h: -h.score)
+
+
+def _with_printed_names(plan: QueryPlan, keywords: str) -> str:
+    """The keywords with each asked metric's name as pages print it in the question's language, where the question
+    names it otherwise ("capex": "Capital expenditure"; "FCF": "Free cash flow")."""
+    lang = "zh" if CJK.search(plan.question) else "en"
+    text = fold(plan.question).casefold()
+    names = [name for mid in plan.metrics if (name := printed_names(mid).get(lang)) and name.casefold() not in text]
+    return " ".join([keywords, *names]).strip()
 
 
 def broad_question(plan: QueryPlan) -> bool:
