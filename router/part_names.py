@@ -178,3 +178,9 @@ def spelled_by(abbreviation: str, labels: list[str]) -> str | None:
         if len(words) >= 2 and wanted in (full, plain):
             found.add(label)
     return found.pop() if len(found) == 1 else None
+
+
+def asked_as(question: str, names: list[str]) -> str:
+    """The part's first name as the question writes it (its case: "QFNA"), or the name itself."""
+    m = re.search(rf"(?<![\w&]){re.escape(names[0])}(?![\w&])", question, re.I) if names else None
+    return m.group(0) if m else (names[0] if names else "")

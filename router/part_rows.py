@@ -26,8 +26,8 @@ from router.fallback import figure_filters, figure_span, labels_of, span_passage
 from router.periods import years_named
 from router.other_language_names import other_language_name
 from router.part_columns import part_column_span
-from router.part_names import (_CJK_PART_ENDINGS, _FIGURE, HEADING_MAX, aside_names, flexible, is_part, part_names,
-                               spelled_by)
+from router.part_names import (_CJK_PART_ENDINGS, _FIGURE, HEADING_MAX, aside_names, asked_as, flexible, is_part,
+                               part_names, spelled_by)
 from router.part_sections import _SENTENCE_STOP, _prose, part_section_span
 from router.table_cells import ROW_OF_CELLS, heading_columns, listed, rejoined, text_cell, titled, with_year_heading
 from router.search_route import FIGURE_POOL
@@ -301,8 +301,9 @@ def part_row_passages(searcher: Callable, plan: QueryPlan,
         evidence = searcher(query, filters, whole=True)
         if filters.get("fiscal_period") and getattr(evidence, "widened", None):
             continue  # found only outside the asked period's reports
-        if len(years) > 1:  # several years: the question's own words find the latest report's summary table too
-            # (read further: the notes' tables of each report print the part's row for fewer years and rank first)
+        if len(years) > 1 or not _found(evidence, (own, other), labels, kind, years):  # the question's own words too:
+            # several years, the latest report's summary table (the notes' tables print fewer years and rank first);
+            # a part named in the filing's other language, its sentence ("TIDES 业务收入达到 ..." for "TIDES revenue")
             more = searcher(plan.model_copy(update={"sections": []}), filters, whole=True, pool=2 * FIGURE_POOL)
             seen = {(p.source.get("document_id"), p.source.get("page"), p.text) for p in evidence}
             evidence = [*evidence, *(p for p in more if (p.source.get("document_id"), p.source.get("page"), p.text)
@@ -311,7 +312,7 @@ def part_row_passages(searcher: Callable, plan: QueryPlan,
         if not found and len(pieces := listed(own[0])) > 1:  # "冷冻设备和罐式集装箱的毛利率": each part's row
             found = [q for piece in pieces for q in _found(evidence, (part_names(piece)[0],), labels, kind, years)[:1]]
         if not found and printed is not None and (label := other_language_name(own, printed(filters)) or other_language_name(
-                own, printed(filters, prose=True)) or spelled_by(_asked_as(plan.question, own), printed(filters))):
+                own, printed(filters, prose=True)) or spelled_by(asked_as(plan.question, own), printed(filters))):
             # (the parts named in running text only where no row names it; an abbreviation by the row it spells)
             query = plan.model_copy(update={"sections": [], "question": " ".join([plan.question, label, names])})
             found = _found([*searcher(query, filters, whole=True), *evidence], ([simplified_in_place(label)],), labels, kind,
@@ -322,12 +323,6 @@ def part_row_passages(searcher: Callable, plan: QueryPlan,
         found.sort(key=lambda q: (-len(years & years_named(q.text)), _other_months(q.text, plan), bool(years_named(q.text))))
         out += found[:PARTS_EACH]
     return out
-
-
-def _asked_as(question: str, names: list[str]) -> str:
-    """The part's first name as the question writes it (its case: "QFNA"), or the name itself."""
-    m = re.search(rf"(?<![\w&]){re.escape(names[0])}(?![\w&])", question, re.I) if names else None
-    return m.group(0) if m else (names[0] if names else "")
 
 
 _MONTHS_OF = {"Q1": "three", "Q2": "three", "Q3": "three", "Q4": "three", "H1": "six", "9M": "nine", "FY": "twelve"}

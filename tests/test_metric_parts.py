@@ -389,3 +389,11 @@ def test_a_qualifier_asked_in_english_is_found_by_its_chinese_name():
                          "revenue")
     assert not names_measure(corpus_page("hk", "0328_alco_2025_annual-results.pdf", 20), "from discontinued operations",
                              "revenue")
+
+
+def test_an_english_question_reads_a_parts_sentence_on_a_chinese_page(f):
+    """603259_yaomingkangde_2025_q1 p4: "TIDES 业务（寡核苷酸和多肽）保持高速增长。随着去年新增产能逐季度爬坡，TIDES / 业务收入达到人民币
+    22.4 亿元，同比增长 187.6%。" Asked in English, the part's sentence answers; the company's total is not given for it."""
+    a = f.ask("WuXi AppTec TIDES revenue in Q1 2025?")
+    assert a.status == "answered" and not a.rows
+    assert "22.4 亿元" in a.passages[0].text and a.passages[0].source["page"] == 4
