@@ -18,9 +18,11 @@ _FIGURE = re.compile(r"\d")
 LOOK_BACK = 400  # a sentence's start: at most this many characters before its "respectively"
 
 # the figures after the first of a Chinese "分别" list ("分別約643,446,000港元及約543,968,000港元")
-RESPECTIVELY_MORE = re.compile(r"(?:\s*(?:千港元|港元|人民币元|元|美元|%|百万|百萬|万|萬|亿|億)+)?(?:\s*(?:、|及|和|与|與)"
+# (a unit the text layer broke over two lines, "89,161,000港" / "元及約78,186,000港元", is one unit)
+_UNIT_ZH = r"(?:\s*(?:千港元|港元|人民币元|元|美元|%|百万|百萬|万|萬|亿|億|千|港|美))+"
+RESPECTIVELY_MORE = re.compile(rf"(?:{_UNIT_ZH})?(?:\s*(?:、|及|和|与|與)"
                                 r"\s*(?:约|約)?\s*(?:人民币|人民幣|港元|HK\$|RMB|US\$)?\s*\d[\d,]*(?:\.\d+)?"
-                                r"(?:\s*(?:千港元|港元|人民币元|元|美元|%|百万|百萬|万|萬|亿|億)+)?)+")
+                                rf"(?:{_UNIT_ZH})?)+")
 # and in English: "... was approximately HK$643,446,000 and approximately HK$543,968,000 respectively"
 RESPECTIVELY_MORE_EN = re.compile(r"(?:\s*(?:million|billion|thousand|%))?(?:\s*(?:,|and|,\s*and)\s+(?:approximately\s+|about\s+)?"
                                    r"(?:HK\$|US\$|RMB|S\$|\$)?\s*\d[\d,]*(?:\.\d+)?(?:\s*(?:million|billion|thousand|%))?)+"

@@ -45,3 +45,13 @@ def test_both_years_figures_of_a_respectively_sentence_are_quoted():
     sentence = "Revenue was approximately HK$643,446,000 and approximately HK$543,968,000 respectively."
     span = figure_span(sentence, ["revenue"], "money")
     assert span is not None and sentence[span[0]: span[1]].endswith("HK$643,446,000 and approximately HK$543,968,000")
+
+
+def test_both_figures_are_read_where_a_unit_is_broken_over_two_lines():
+    """0640_infinitydev_2021_annual-mda-extract p1: "本集團的行政費用分別約89,161,000港" / "元及約78,186,000港元" (the
+    text layer breaks 港元 across the line)."""
+    from router.fallback import figure_span
+
+    page = corpus_page("hk", "0640_infinitydev_2021_annual-mda-extract.pdf", 1)
+    span = figure_span(page, labels_of("admin_expense"), "money")
+    assert span is not None and "78,186,000" in page[span[0]: span[1]] and "89,161,000" in page[span[0]: span[1]]
