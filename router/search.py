@@ -26,6 +26,7 @@ Steps, in order:
 from __future__ import annotations
 
 import math
+import re
 from dataclasses import dataclass
 
 import duckdb
@@ -378,10 +379,12 @@ def speaker_prior(hits: list[Hit], weights: dict[str, float] | None = None) -> l
 
 def _with_printed_names(plan: QueryPlan, keywords: str) -> str:
     """The keywords with each asked metric's name as pages print it in the question's language, where the question
-    names it otherwise ("capex": "Capital expenditure"; "FCF": "Free cash flow")."""
+    names it by shorthand, none of that name's words ("capex": "Capital expenditure"; "FCF": "Free cash flow"; not
+    "loss attributable to owners", which pages print as asked)."""
     lang = "zh" if CJK.search(plan.question) else "en"
     text = fold(plan.question).casefold()
-    names = [name for mid in plan.metrics if (name := printed_names(mid).get(lang)) and name.casefold() not in text]
+    names = [name for mid in plan.metrics if (name := printed_names(mid).get(lang)) and not any(
+        w in text for w in (re.findall(r"[a-z]{3,}", name.casefold()) if lang == "en" else [name]))]
     return " ".join([keywords, *names]).strip()
 
 
