@@ -33,3 +33,16 @@ def test_the_company_is_no_topic_word(question, matched, via, topic):
                                         ("普通股股东总数是多少户", "普通股股东总数"), ("员工有多少人", "员工")])
 def test_a_topic_run_without_its_asking_words(run, topic):
     assert topic_run(run) == topic
+
+
+def test_a_metric_asked_by_shorthand_is_searched_by_its_printed_name_too():
+    """Pages print "Capital expenditures $400 million to $475 million" (ULTABEAUTY_2023Q4_EARNINGS p3), not "capex";
+    a question that already names the metric by its printed words ("loss attributable to owners") keeps them alone."""
+    from router.search import _with_printed_names
+    from schema.models import QueryPlan
+
+    capex = QueryPlan(question="Ulta capex guidance fiscal 2023", metrics=["capex"])
+    assert "capital expenditure" in _with_printed_names(capex, "ulta capex guidance").casefold()
+    owners = QueryPlan(question="Emperor loss attributable to owners 2021", metrics=["net_income_parent"])
+    assert _with_printed_names(owners, "loss attributable owners") == "loss attributable owners"
+    assert _with_printed_names(QueryPlan(question="苹果2024年营收", metrics=["revenue"]), "营收") == "营收 营业收入"
