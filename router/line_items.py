@@ -89,9 +89,10 @@ _GAP = re.compile(r"[\s:：$¥￥()（）\-–—,，、/]*(?:[（(][^()（）]{
 _LINE_HEAD = re.compile(r"[\s•●■◆▪·\-–—*]*(?:\(?[a-z0-9ivx]{1,4}[.)）]\s*)?(?:[（(]?[一二三四五六七八九十]+[、)）]\s*)?$", re.I)
 
 
-# what a company does with an amount, before its label in a Chinese sentence ("公司实现营业收入 ...", "年度派发现金红利
-# 总额合计为 ..."): the label is the amount's, not the tail of a longer term
-_VERBS_ZH = "实现|派发|派送|支付|计提|录得|取得|发生|累计"
+# what may open a Chinese clause right before a label: its year, its subject (the company), the period, or what the
+# company does with the amount ("公司实现营业收入 ...", "年度派发现金红利总额合计为 ..."): the label is the amount's, not
+# the tail of a longer term
+_CLAUSE_HEAD_ZH = r"(?:19|20)\d\d\s*年度?|公司|本集团|集团|本行|报告期末|报告期内|期末|年末|实现|派发|派送|支付|计提|录得|取得|发生|累计"
 
 
 def own_row(text: str, span: tuple[int, int], labels: list[str]) -> bool:
@@ -109,13 +110,13 @@ def own_row(text: str, span: tuple[int, int], labels: list[str]) -> bool:
     # a row's label heads its line; in Chinese prose a clause may start with it too ("报告期内，临床试验技术服务收入 146,953.02")
     # (or after the clause's year or its subject, the company: "公司 2019年罐式集装箱销量...", "公司在手订单总额 10.88 亿美元")
     heads_row = bool(_LINE_HEAD.fullmatch(before)) or bool(CJK.search(label) and re.search(
-        r"(?:[，,。：:；;]|(?:19|20)\d\d\s*年度?|公司|本集团|集团|本行|报告期末|报告期内|期末|年末|" + _VERBS_ZH + r")\s*$", before)) \
+        rf"(?:[，,。：:；;]|{_CLAUSE_HEAD_ZH})\s*$", before)) \
         or bool(re.fullmatch(r"[^\S\n]*[A-Za-z][\w ,&'’-]{2,60}\(", before) and after.startswith(")"))  # (its name's abbreviation)
     # a sentence names it ("dividend income was", "...的临床试验技术服务收入为"); in Chinese the label is not the tail of a
     # longer term (新兴业务毛利率 is not 业务毛利率)
     # (a year before it is the clause's: "公司 2019年罐式集装箱销量全球市场占有率达到 15.55%")
     whole_word = not CJK.search(label) or not CJK.search(before[-1:]) or before.endswith("的") or bool(
-        re.search(r"(?:(?:19|20)\d\d\s*年度?|公司|本集团|集团|本行|报告期末|报告期内|期末|年末|" + _VERBS_ZH + r")$", before))
+        re.search(rf"(?:{_CLAUSE_HEAD_ZH})$", before))
     sentence = whole_word and bool(re.match(r"\s*(?:was|were|amounted\s+to|为|為|达|達)", gap, re.I))
     return (heads_row or sentence) and bool(_GAP.fullmatch(gap))
 
@@ -186,7 +187,7 @@ def _under_asked_name(text: str, p: Passage, plan: QueryPlan) -> int:
     read for a sibling fund: its rows follow its name), or 0."""
     if any(p.company_id == c.company_id for c in plan.companies):
         return 0
-    lower = " ".join(text.split(" ")).casefold()
+    lower = text.casefold()
     spots = [lower.find(c.matched.casefold()) for c in plan.companies if c.via == "name" and len(c.matched or "") >= 4]
     return max(0, min((s for s in spots if s >= 0), default=0))
 

@@ -25,6 +25,7 @@ _MID_SENTENCE = re.compile(r"[\u4e00-\u9fff，、（]\s*$")  # a quote that ends
 # ... or inside an English one: at a semicolon or comma of a list, or at the word that joins its items
 _MID_SENTENCE_EN = re.compile(r"[A-Za-z)][;,]\s*$|\b(?:and|or)\s*$")
 _ENGLISH_STOP = re.compile(r"[.!?](?=\s|$)|\n\s*\n")
+_LIST_END = re.compile(r"。|\n\s*\n")  # a Chinese list's sentence ends at its full stop, not at an item's semicolon
 _NEXT_ITEM = re.compile(r"\s*(?:[②③④⑤⑥⑦⑧⑨⑩]|[（(][二三四五六七八九2-9][)）]|[2-9][、.)）])")  # a list's next item
 FOLLOW = 300  # a quote that announces what a filing expects is read on to its figure: at most this many characters
 LOOK_BACK = 300  # characters of the page before a quote read with it to tell guidance from what was reported
@@ -69,7 +70,7 @@ def to_sentence_end(p: Passage, page_text: PageText) -> Passage:
     if page is not None and listed and not english:
         if not _NEXT_ITEM.match(page, p.source["char_end"]):
             return p
-        stop = re.compile(r"。|\n\s*\n").search(page, p.source["char_end"], p.source["char_end"] + 2 * FOLLOW)
+        stop = _LIST_END.search(page, p.source["char_end"], p.source["char_end"] + 2 * FOLLOW)
     else:
         stop = (_ENGLISH_STOP if english else _CHINESE_STOP).search(page, p.source["char_end"],
                                                                     p.source["char_end"] + FOLLOW) if page else None

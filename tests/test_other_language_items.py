@@ -11,11 +11,15 @@ import pytest
 from conftest import opened_home
 
 
+def _keywords_only(tmp_path_factory, name: str, market: str, file: str):
+    """One corpus document's warehouse, searched by keywords only, opened read-only for a module."""
+    with opened_home(tmp_path_factory, name, [(market, file)], dense=False) as fx:
+        yield fx
+
+
 @pytest.fixture(scope="module")
 def f(tmp_path_factory):
-    with opened_home(tmp_path_factory, "other_language_items", [("hk", "3073_spdrgreaterchina_2021_annual-fund.pdf")],
-                     dense=False) as fx:
-        yield fx
+    yield from _keywords_only(tmp_path_factory, "other_language_items", "hk", "3073_spdrgreaterchina_2021_annual-fund.pdf")
 
 
 @pytest.mark.parametrize("question, row", [
@@ -37,9 +41,7 @@ def test_two_years_compared_are_the_rows_amounts(f):
 
 @pytest.fixture(scope="module")
 def pku(tmp_path_factory):
-    with opened_home(tmp_path_factory, "other_language_words", [("hk", "0618_pkuresources_2020_annual-mda-extract.pdf")],
-                     dense=False) as fx:
-        yield fx
+    yield from _keywords_only(tmp_path_factory, "other_language_words", "hk", "0618_pkuresources_2020_annual-mda-extract.pdf")
 
 
 def test_a_chinese_questions_topic_words_search_an_english_page(pku):
@@ -55,9 +57,7 @@ def test_a_chinese_questions_topic_words_search_an_english_page(pku):
 
 @pytest.fixture(scope="module")
 def amundi(tmp_path_factory):
-    with opened_home(tmp_path_factory, "umbrella_fund", [("hk", "3012_amundietfs_2021_annual-fund-fs.pdf")],
-                     dense=False) as fx:
-        yield fx
+    yield from _keywords_only(tmp_path_factory, "umbrella_fund", "hk", "3012_amundietfs_2021_annual-fund-fs.pdf")
 
 
 def test_a_fund_without_a_filing_of_its_own_is_read_where_its_name_is_printed(amundi):
@@ -106,9 +106,7 @@ def test_a_funds_row_is_read_under_its_own_name_not_its_siblings(amundi):
 
 @pytest.fixture(scope="module")
 def wuxi_q1(tmp_path_factory):
-    with opened_home(tmp_path_factory, "chinese_only_statements", [("cn", "603259_yaomingkangde_2025_q1.pdf")],
-                     dense=False) as fx:
-        yield fx
+    yield from _keywords_only(tmp_path_factory, "chinese_only_statements", "cn", "603259_yaomingkangde_2025_q1.pdf")
 
 
 def test_an_english_line_item_is_read_from_a_chinese_statements_row(wuxi_q1):
